@@ -1,0 +1,61 @@
+/** The four scope modes of SPEC §4. */
+export type ScopeMode = 'free-spanning' | 'domain-scope' | 'host-scope' | 'path-scope';
+export type Traversal = 'bfs' | 'dfs';
+export type IndexFormat = 'seed' | 'jsonl' | 'csv' | 'edges';
+
+/** One `--resolve HOST:PORT:ADDRESS` entry, as curl's. */
+export interface ResolveEntry {
+  readonly host: string;
+  readonly port: number;
+  readonly address: string;
+}
+
+/**
+ * Everything a crawl is configured with, after Crawler.conf and the command-line flags are merged.
+ * Times are in milliseconds unless the name says otherwise; for every limit 0 means no limit.
+ */
+export interface CrawlerConfig {
+  // crawler-options
+  readonly startingPoints: readonly string[];
+  readonly acceptList: readonly RegExp[];
+  readonly rejectList: readonly RegExp[];
+  readonly maxPageNumber: number;
+  readonly scope: ScopeMode;
+  readonly traversal: Traversal;
+  readonly repository: string;
+  readonly timeLimitMs: number;
+  readonly maxDepth: number;
+  readonly maxPagesPerHost: number;
+  readonly maxUrlLength: number;
+  readonly maxPathRepetition: number;
+  readonly maxLinksPerPage: number;
+  // politeness-options
+  readonly delayFactor: number;
+  readonly minDelayMs: number;
+  readonly maxDelayMs: number;
+  readonly maxPerHost: number;
+  readonly maxCrawlDelayMs: number;
+  readonly robotsTtlMs: number;
+  readonly obeyRelNofollow: boolean;
+  // fetch-options
+  readonly userAgent: string;
+  readonly resolve: readonly ResolveEntry[];
+  readonly connectTimeoutMs: number;
+  readonly headerTimeoutMs: number;
+  readonly bodyTimeoutMs: number;
+  readonly maxBodySize: number;
+  readonly maxDecodedSize: number;
+  readonly maxRedirects: number;
+  readonly maxRetries: number;
+  // logging
+  readonly logFile: string;
+  readonly logLevel: 0 | 1 | 2;
+  // recrawling-options
+  readonly periodHours: number;
+  // multithreading-options
+  readonly threads: number;
+  // output-options
+  /** Where the extra index goes (`-` = stdout); undefined = only REPOSITORY/index.txt. */
+  readonly indexFile: string | undefined;
+  readonly indexFormat: IndexFormat;
+}

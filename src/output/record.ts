@@ -1,0 +1,32 @@
+/** One anchor of a page, as listed in the index: normalized target and anchor text. */
+export interface IndexLink {
+  readonly url: string;
+  readonly text: string;
+}
+
+/**
+ * The index record of one document fetched with a 2xx (or kept by a 304 on recrawl), SPEC §6.
+ * `null` stands where the seed format writes `-`.
+ */
+export interface IndexRecord {
+  readonly md5: string;
+  readonly url: string;
+  readonly originalUrl: string;
+  readonly title: string | null;
+  readonly encoding: string | null;
+  readonly type: string;
+  readonly lastModified: string | null;
+  readonly serverDate: string | null;
+  readonly status: number;
+  readonly etag: string | null;
+  readonly localPath: string;
+  readonly contentLength: number;
+  readonly contentMd5: string;
+  readonly depth: number;
+  readonly fetchedAt: string;
+  readonly durationMs: number;
+  readonly duplicateOf: string | null;
+  /** True when the body was cut at max-body-size. */
+  readonly truncated?: boolean;
+  readonly links: readonly IndexLink[];
+}
