@@ -1,0 +1,121 @@
+import { Subject, map, mergeMap, of, timer, type Observable } from 'rxjs';
+import { TestScheduler } from 'rxjs/testing';
+import { describe, expect, it } from 'vitest';
+import type { Candidate, CrawlRequest } from '../frontier/crawl-request.js';
+import { hostFrontier } from '../frontier/host-frontier.js';
+import { crawl, type CrawlSpec } from './crawl.js';
+
+interface Page {
+  readonly req: CrawlRequest;
+  readonly links: readonly Candidate[];
+}
+
+/** A tiny web: each URL's outgoing links. */
+type Web = Record<string, readonly string[]>;
+
+const request = (url: string, depth: number): CrawlRequest => ({
+  url,
+  key: url,
+  host: new URL(url).host,
+  depth,
+  originalUrl: url,
+  redirects: 0,
+  attempt: 0,
+});
+
+function specFor(
+  web: Web | ((url: string) => readonly string[]),
+  opts: Partial<CrawlSpec<Page>> & { order?: 'bfs' | 'dfs'; delayMs?: number; fetch?: (req: CrawlRequest) => Observable<CrawlRequest> } = {},
+): CrawlSpec<Page> {
+  const seen = new Set<string>();
+  const linksOf = typeof web === 'function' ? web : (u: string) => web[u] ?? [];
+  const fetch = opts.fetch ?? ((req: CrawlRequest) => of(req));
+  return {
+    seeds: of({ href: Object.keys(typeof web === 'function' ? { 'http://a.test/0': [] } : web)[0]!, depth: 0, seed: true }),
+    admit: (c$) =>
+      c$.pipe(
+        mergeMap((c) => (seen.has(c.href) ? [] : (seen.add(c.href), [request(c.href, c.depth)]))),
+      ),
+    unit: (r$) => r$.pipe(mergeMap(fetch), map((req) => ({ req, links: linksOf(req.url).map((href) => ({ href, depth: req.depth + 1 })) }))),
+    links: (p) => p.links,
+    frontier: hostFrontier({ order: opts.order ?? 'bfs', politeness: { delayMs: () => opts.delayMs ?? 0 } }),
+    concurrency: 1,
+    ...opts,
+  };
+}
+
+const tree: Web = {
+  'http://a.test/': ['http://a.test/1', 'http://b.test/2'],
+  'http://a.test/1': ['http://a.test/1/1', 'http://b.test/1/2'],
+  'http://b.test/2': ['http://a.test/2/1', 'http://b.test/2/2'],
+};
+
+async function urls(spec: CrawlSpec<Page>): Promise<string[]> {
+  const out: string[] = [];
+  await new Promise<void>((resolve, reject) =>
+    crawl(spec).subscribe({ next: (p) => out.push(p.req.url), error: reject, complete: resolve }),
+  );
+  return out;
+}
+
+describe('crawl', () => {
+  it('visits a tree breadth-first with one thread', async () => {
+    expect(await urls(specFor(tree, { order: 'bfs' }))).toEqual([
+      'http://a.test/', 'http://a.test/1', 'http://b.test/2', 'http://a.test/1/1', 'http://b.test/1/2', 'http://a.test/2/1', 'http://b.test/2/2',
+    ]);
+  });
+
+  it('visits a tree in depth-first preorder with one thread, links in document order', async () => {
+    expect(await urls(specFor(tree, { order: 'dfs' }))).toEqual([
+      'http://a.test/', 'http://a.test/1', 'http://a.test/1/1', 'http://b.test/1/2', 'http://b.test/2', 'http://a.test/2/1', 'http://b.test/2/2',
+    ]);
+  });
+
+  it('completes after 50,000 synchronous pages without overflowing the stack', async () => {
+    const chain = (u: string) => {
+      const n = Number(u.slice(u.lastIndexOf('/') + 1));
+      return n < 50_000 ? [`http://h${n % 7}.test/${n + 1}`] : [];
+    };
+    const spec = specFor(chain, { concurrency: 4 });
+    expect((await urls(spec)).length).toBe(50_001);
+  });
+
+  it('keeps the politeness gap per host and interleaves hosts, in virtual time', () => {
+    new TestScheduler((a, b) => expect(a).toEqual(b)).run(({ cold, expectObservable }) => {
+      const web: Web = {
+        'http://a.test/': ['http://a.test/1', 'http://b.test/1', 'http://a.test/2'],
+      };
+      const spec = specFor(web, {
+        concurrency: 4,
+        delayMs: 10,
+        fetch: (req) => cold('---(x|)', { x: req }),
+      });
+      const out$ = crawl({ ...spec }).pipe(map((p) => ({ 'http://a.test/': 'r', 'http://a.test/1': 'a', 'http://b.test/1': 'b', 'http://a.test/2': 'c' })[p.req.url]));
+      // b is a new host and starts at once; a waits 10 frames after each of its requests ends.
+      expectObservable(out$).toBe('---r--b---------a------------(c|)');
+    });
+  });
+
+  it('stops pulling when mayStart says no, and completes once in-flight work is done', async () => {
+    let started = 0;
+    const spec = specFor((u) => [`${u}x`, `${u}y`], {
+      concurrency: 2,
+      fetch: (req) => (started++, timer(1).pipe(map(() => req))),
+      mayStart: () => started < 5,
+    });
+    expect((await urls(spec)).length).toBe(5);
+  });
+
+  it('stops on the stop signal: no new request starts, the crawl completes', async () => {
+    const stop = new Subject<void>();
+    let n = 0;
+    const spec = specFor((u) => [`${u}x`, `${u}y`], {
+      concurrency: 2,
+      stop,
+      fetch: (req) => timer(1).pipe(map(() => (++n === 3 && stop.next(), req))),
+    });
+    const got = await urls(spec);
+    expect(got.length).toBeGreaterThanOrEqual(3);
+    expect(got.length).toBeLessThanOrEqual(4);
+  });
+});

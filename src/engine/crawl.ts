@@ -1,0 +1,159 @@
+import {
+  Observable,
+  Subscription,
+  asyncScheduler,
+  concat,
+  defer,
+  EMPTY,
+  from,
+  ignoreElements,
+  mergeMap,
+  of,
+  tap,
+  toArray,
+  type OperatorFunction,
+  type SchedulerLike,
+} from 'rxjs';
+import type { Candidate, CrawlRequest } from '../frontier/crawl-request.js';
+import type { Frontier } from '../frontier/host-frontier.js';
+
+export interface CrawlSpec<Out> {
+  /** Seeds; the crawl waits for this to complete (it may be long-lived, like stdin). */
+  readonly seeds: Observable<Candidate>;
+  /** Candidate → admitted request: normalize, scope, lists, traps, seen-set. */
+  readonly admit: OperatorFunction<Candidate, CrawlRequest>;
+  /** Subscribed once per request: robots → fetch → parse → store. Failures must be values. */
+  readonly unit: OperatorFunction<CrawlRequest, Out>;
+  /** The feedback edge: links of an outcome to admit. */
+  readonly links: (out: Out) => Iterable<Candidate>;
+  /** A request to put back at the head of its host's queue (robots.txt fetched first, a retry). */
+  readonly requeue?: (out: Out) => CrawlRequest | undefined;
+  readonly frontier: Frontier<CrawlRequest>;
+  /** Requests in flight overall. */
+  readonly concurrency: number;
+  /** Asked before each start: false stops pulling (page limit reached); in-flight work finishes. */
+  readonly mayStart?: () => boolean;
+  /** When this emits, no new request starts and the crawl completes once in-flight work is done. */
+  readonly stop?: Observable<unknown>;
+  readonly scheduler?: SchedulerLike;
+}
+
+/**
+ * The crawl loop: pulls from the frontier only while a slot is free and a host is ready, runs each
+ * request through `unit`, admits its links back into the frontier, and completes exactly when the seeds
+ * have completed, nothing is in flight and the frontier is empty (or a limit or `stop` ends it).
+ * Pending URLs never wait in an RxJS buffer: only the frontier holds them.
+ *
+ * @example
+ * crawl({ seeds, admit, unit, links: (o) => o.links, frontier, concurrency: 16 }).subscribe(console.log);
+ * //=> one outcome per request, then complete
+ * @see ../../../shared/STYLE.md §2.4
+ */
+export function crawl<Out>(spec: CrawlSpec<Out>): Observable<Out> {
+  const sch = spec.scheduler ?? asyncScheduler;
+  return new Observable<Out>((subscriber) => {
+    let active = 0;
+    let seedsDone = false;
+    let stopping = false;
+    let pumping = false;
+    let again = false;
+    let wake: Subscription | undefined;
+    let wakeAt = Infinity;
+    const inner = new Subscription();
+
+    const admitLinks = (out: Out): Observable<never> =>
+      defer(() => {
+        const links = spec.links(out);
+        return Array.isArray(links) && links.length === 0 ? EMPTY : from(links);
+      }).pipe(
+        spec.admit,
+        toArray(),
+        tap((reqs) => spec.frontier.pushAll(reqs)),
+        ignoreElements(),
+      );
+
+    const start = (req: CrawlRequest): void => {
+      active++;
+      let requeued: CrawlRequest | undefined;
+      inner.add(
+        of(req)
+          .pipe(
+            spec.unit,
+            mergeMap((out) => {
+              requeued = spec.requeue?.(out) ?? requeued;
+              return concat(of(out), admitLinks(out));
+            }),
+          )
+          .subscribe({
+            next: (out) => subscriber.next(out),
+            error: (err: unknown) => subscriber.error(err),
+            complete: () => {
+              active--;
+              if (requeued !== undefined && !stopping) spec.frontier.requeue(requeued);
+              spec.frontier.release(req, sch.now());
+              pump();
+            },
+          }),
+      );
+    };
+
+    const pump = (): void => {
+      if (pumping) {
+        again = true; // trampoline: synchronous completions re-enter here (STYLE pitfall 4)
+        return;
+      }
+      pumping = true;
+      do {
+        again = false;
+        while (!stopping && active < spec.concurrency) {
+          if (spec.mayStart && !spec.mayStart()) break;
+          const req = spec.frontier.pull(sch.now());
+          if (req === undefined) break;
+          start(req);
+        }
+      } while (again);
+      pumping = false;
+      if (active === 0 && (stopping || (spec.mayStart && !spec.mayStart()) || (seedsDone && spec.frontier.size === 0))) {
+        subscriber.complete();
+        return;
+      }
+      const at = spec.frontier.nextReadyAt();
+      if (!stopping && at !== undefined && at < wakeAt && active < spec.concurrency) {
+        wake?.unsubscribe();
+        wakeAt = at;
+        wake = sch.schedule(() => {
+          wake = undefined;
+          wakeAt = Infinity;
+          pump();
+        }, Math.max(0, at - sch.now()));
+      }
+    };
+
+    if (spec.stop) {
+      inner.add(
+        spec.stop.subscribe(() => {
+          stopping = true;
+          wake?.unsubscribe();
+          pump();
+        }),
+      );
+    }
+    inner.add(
+      spec.seeds.pipe(spec.admit).subscribe({
+        next: (req) => {
+          spec.frontier.push(req);
+          pump();
+        },
+        error: (err: unknown) => subscriber.error(err),
+        complete: () => {
+          seedsDone = true;
+          pump();
+        },
+      }),
+    );
+    return () => {
+      wake?.unsubscribe();
+      inner.unsubscribe();
+    };
+  });
+}

@@ -1,0 +1,37 @@
+/**
+ * A URL admitted to the crawl, as it waits in the frontier and travels through the fetch unit.
+ */
+export interface CrawlRequest {
+  /** The normalized absolute URL; fetched as it is. */
+  readonly url: string;
+  /** MD5 hex of `url`: the seen-set fingerprint and the index record's MD5. */
+  readonly key: string;
+  /** Politeness key: the URL's host with its port when not the default. */
+  readonly host: string;
+  /** Links from a seed; seeds are 0, redirect targets keep the depth of what redirected. */
+  readonly depth: number;
+  /** The link as first written in a referring page (or the seed as written), before a redirect chain. */
+  readonly originalUrl: string;
+  readonly referrer?: string;
+  /** Redirect hops that led here. */
+  readonly redirects: number;
+  /** Failed attempts so far (network error, 5xx, 429). */
+  readonly attempt: number;
+}
+
+/** A link waiting to be admitted: as written in `base`, or already normalized by the parser. */
+export interface Candidate {
+  /** The attribute value as written (trimmed), or the seed as written. */
+  readonly href: string;
+  /** The normalized URL when the caller already computed it; admission normalizes `href` otherwise. */
+  readonly url?: string;
+  /** The document URL (or `<base href>`) that `href` is relative to. */
+  readonly base?: string;
+  readonly depth: number;
+  readonly referrer?: string;
+  /** Set for seeds: they bypass scope and the accept/reject lists (SPEC §4). */
+  readonly seed?: boolean;
+  /** Set for redirect targets: the chain's original link and hop count. */
+  readonly originalUrl?: string;
+  readonly redirects?: number;
+}

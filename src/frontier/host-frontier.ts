@@ -1,0 +1,198 @@
+import { Deque } from './deque.js';
+import { IndexedHeap, type HeapSlot } from './indexed-heap.js';
+
+/** How long a host must rest after a request ends: politeness decides, the frontier enforces. */
+export interface DelayPolicy {
+  delayMs(host: string): number;
+}
+
+export interface FrontierOptions {
+  /** FIFO back queues for breadth-first, LIFO for depth-first. */
+  readonly order: 'bfs' | 'dfs';
+  /** Hard cap on pending URLs; `push` refuses beyond it. 0 = no cap. */
+  readonly maxSize?: number;
+  /** Requests in flight to one host at once. Default 1. */
+  readonly maxPerHost?: number;
+  readonly politeness: DelayPolicy;
+}
+
+/** The frontier's contract (Scrapy's scheduler, crawlee's request queue): never blocks, never waits. */
+export interface Frontier<R extends { readonly host: string }> {
+  /** Queues a request; false when refused by the size cap. */
+  push(req: R): boolean;
+  /** Queues the links of one page so that they are taken in document order under both policies. */
+  pushAll(reqs: readonly R[]): number;
+  /** Puts an in-flight request back at the head of its host's queue (robots.txt fetched first, retry). */
+  requeue(req: R): void;
+  /** A request whose host may be contacted now, or undefined when none is ready. */
+  pull(now: number): R | undefined;
+  /** The host of `req` is free again, and may be contacted after its politeness delay. */
+  release(req: R, now: number): void;
+  /** The earliest time `pull` can succeed, or undefined when nothing is waiting for time. */
+  nextReadyAt(): number | undefined;
+  /** Pending requests, excluding those in flight. */
+  readonly size: number;
+  /** Pending requests, in no particular order: for saving the crawl state. */
+  pending(): IterableIterator<R>;
+}
+
+interface Entry<R> {
+  readonly req: R;
+  readonly seq: number;
+}
+
+class HostQueue<R> implements HeapSlot {
+  heapIndex = -1;
+  readonly queue = new Deque<Entry<R>>();
+  inFlight = 0;
+  /** Times from which each free slot may be used again. */
+  readonly free: number[];
+
+  constructor(readonly name: string, slots: number) {
+    this.free = new Array<number>(slots).fill(0);
+  }
+
+  readyAt(): number {
+    let min = Infinity;
+    for (const t of this.free) if (t < min) min = t;
+    return min;
+  }
+}
+
+const SWEEP_EVERY = 1024;
+
+/**
+ * The Mercator URL frontier: one back queue per host, a heap of next-allowed times for the hosts that
+ * must wait, and a heap of ready hosts ordered by their queue head's arrival so that, with one thread
+ * and no delays, the crawl is exactly breadth-first (FIFO) or depth-first (LIFO) across hosts.
+ * A host is in at most one heap, and only while it has queued URLs and a free slot. Idle hosts are
+ * forgotten once their politeness delay has passed.
+ *
+ * @example
+ * const f = hostFrontier({ order: 'bfs', politeness: { delayMs: () => 0 } });
+ * f.push({ host: 'a', url: 'http://a/' }); f.pull(Date.now()) //=> { host: 'a', url: 'http://a/' }
+ */
+export function hostFrontier<R extends { readonly host: string }>(opts: FrontierOptions): Frontier<R> {
+  return new HostFrontier<R>(opts);
+}
+
+class HostFrontier<R extends { readonly host: string }> implements Frontier<R> {
+  private readonly hosts = new Map<string, HostQueue<R>>();
+  private readonly waiting = new IndexedHeap<HostQueue<R>>((a, b) => a.readyAt() - b.readyAt());
+  private readonly ready: IndexedHeap<HostQueue<R>>;
+  private readonly inFlightSeq = new Map<R, number>();
+  private readonly dfs: boolean;
+  private readonly maxSize: number;
+  private readonly slots: number;
+  private seq = 0;
+  private pendingCount = 0;
+  private releases = 0;
+
+  constructor(private readonly opts: FrontierOptions) {
+    this.dfs = opts.order === 'dfs';
+    this.maxSize = opts.maxSize ?? 0;
+    this.slots = Math.max(1, opts.maxPerHost ?? 1);
+    // Ready hosts are ordered by the arrival of the URL each would give next: oldest first, or newest for DFS.
+    this.ready = new IndexedHeap<HostQueue<R>>(
+      this.dfs
+        ? (a, b) => b.queue.peekBack()!.seq - a.queue.peekBack()!.seq
+        : (a, b) => a.queue.peekFront()!.seq - b.queue.peekFront()!.seq,
+    );
+  }
+
+  get size(): number {
+    return this.pendingCount;
+  }
+
+  push(req: R): boolean {
+    if (this.maxSize > 0 && this.pendingCount >= this.maxSize) return false;
+    this.enqueue(req, this.seq++, false);
+    return true;
+  }
+
+  pushAll(reqs: readonly R[]): number {
+    let accepted = 0;
+    // A stack pops the last pushed first, so depth-first pushes a page's links in reverse to take them in document order.
+    if (this.dfs) for (let i = reqs.length - 1; i >= 0; i--) accepted += this.push(reqs[i]!) ? 1 : 0;
+    else for (const req of reqs) accepted += this.push(req) ? 1 : 0;
+    return accepted;
+  }
+
+  requeue(req: R): void {
+    const seq = this.inFlightSeq.get(req) ?? this.seq++;
+    this.enqueue(req, seq, true);
+  }
+
+  pull(now: number): R | undefined {
+    for (let top = this.waiting.peek(); top !== undefined && top.readyAt() <= now; top = this.waiting.peek()) {
+      this.waiting.pop();
+      this.ready.push(top);
+    }
+    const host = this.ready.pop();
+    if (host === undefined) return undefined;
+    const entry = (this.dfs ? host.queue.popBack() : host.queue.popFront())!;
+    this.pendingCount--;
+    this.takeSlot(host, now);
+    host.inFlight++;
+    this.inFlightSeq.set(entry.req, entry.seq);
+    this.place(host);
+    return entry.req;
+  }
+
+  release(req: R, now: number): void {
+    this.inFlightSeq.delete(req);
+    const host = this.hosts.get(req.host);
+    if (host === undefined) return;
+    host.inFlight--;
+    host.free.push(now + Math.max(0, this.opts.politeness.delayMs(req.host)));
+    this.place(host);
+    if (++this.releases % SWEEP_EVERY === 0) this.sweep(now);
+  }
+
+  nextReadyAt(): number | undefined {
+    if (this.ready.size > 0) return 0;
+    return this.waiting.peek()?.readyAt();
+  }
+
+  *pending(): IterableIterator<R> {
+    for (const host of this.hosts.values()) for (const entry of host.queue) yield entry.req;
+  }
+
+  private enqueue(req: R, seq: number, atHead: boolean): void {
+    let host = this.hosts.get(req.host);
+    if (host === undefined) {
+      host = new HostQueue<R>(req.host, this.slots);
+      this.hosts.set(req.host, host);
+    }
+    const entry = { req, seq };
+    // The head, where the next request is taken, is the front for FIFO and the back for LIFO.
+    if (atHead && !this.dfs) host.queue.pushFront(entry);
+    else host.queue.pushBack(entry);
+    this.pendingCount++;
+    if (this.ready.has(host)) this.ready.update(host);
+    else this.place(host);
+  }
+
+  /** Puts a host in the waiting heap when it has work and a free slot, else in no heap. */
+  private place(host: HostQueue<R>): void {
+    const wanted = host.queue.size > 0 && host.free.length > 0;
+    if (!wanted) {
+      this.waiting.remove(host);
+      this.ready.remove(host);
+    } else if (this.waiting.has(host)) this.waiting.update(host);
+    else if (!this.ready.has(host)) this.waiting.push(host);
+  }
+
+  private takeSlot(host: HostQueue<R>, now: number): void {
+    let best = 0;
+    for (let i = 1; i < host.free.length; i++) if (host.free[i]! < host.free[best]!) best = i;
+    if (host.free[best]! > now) throw new Error(`frontier: host ${host.name} pulled before it was ready`);
+    host.free.splice(best, 1);
+  }
+
+  /** Forgets idle hosts whose politeness delay has passed (Scrapy's slot GC), so the map stays bounded. */
+  private sweep(now: number): void {
+    for (const [name, host] of this.hosts)
+      if (host.queue.size === 0 && host.inFlight === 0 && host.readyAt() <= now) this.hosts.delete(name);
+  }
+}
