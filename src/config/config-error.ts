@@ -1,0 +1,48 @@
+/**
+ * Stable codes of configuration failures. `CONF_*` come from Crawler.conf (or reading it),
+ * `ARG_*` from the command line. Every one of them means the same thing to the caller:
+ * abort before any request is sent, exit status 2 (SPEC §2).
+ */
+export type ConfigErrorCode =
+  | 'CONF_READ'
+  | 'CONF_SYNTAX'
+  | 'CONF_UNKNOWN_SECTION'
+  | 'CONF_UNKNOWN_KEY'
+  | 'CONF_BAD_VALUE'
+  | 'CONF_NO_SEEDS'
+  | 'ARG_UNKNOWN'
+  | 'ARG_MISSING'
+  | 'ARG_BAD_VALUE'
+  | 'ARG_EXTRA';
+
+/**
+ * A bad configuration or command line. The message is `WHERE: DETAIL`, where WHERE is
+ * `FILE:LINE`, `FILE` or a flag such as `--max-depth`, so it can be printed as it is.
+ *
+ * @example
+ * new ConfigError('CONF_UNKNOWN_KEY', 'Crawler.conf:7', 'unknown key "max-pages-numbr" in <crawler-options>').message
+ * //=> 'Crawler.conf:7: unknown key "max-pages-numbr" in <crawler-options>'
+ */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+
+  constructor(
+    readonly code: ConfigErrorCode,
+    /** `FILE:LINE`, `FILE`, `--flag`, or '' when the problem has no place (a missing command). */
+    readonly where: string,
+    /** The problem without its place. */
+    readonly detail: string,
+  ) {
+    super(where === '' ? detail : `${where}: ${detail}`);
+  }
+}
+
+/**
+ * The WHERE part of a message about a file: `FILE:LINE`, or `FILE` when no line applies.
+ *
+ * @example
+ * place('Crawler.conf', 12) //=> 'Crawler.conf:12'
+ */
+export function place(file: string, line?: number): string {
+  return line === undefined || line <= 0 ? file : `${file}:${line}`;
+}

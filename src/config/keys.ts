@@ -1,0 +1,253 @@
+import { VERSION } from '../version.js';
+import type { CrawlerConfig, IndexFormat, ScopeMode, Traversal } from './config.js';
+import type { ConfValue } from './parse-conf.js';
+import type { SectionName } from './sections.js';
+import {
+  booleanValue,
+  choiceOf,
+  numberOf,
+  optionalText,
+  regexList,
+  resolveList,
+  textValue,
+  urlList,
+  type ValueParser,
+} from './value-parsers.js';
+
+/** How a key is written; `list` keys take `{ ... }` and their flags may be repeated. */
+export type KeyKind = 'list' | 'integer' | 'number' | 'choice' | 'boolean' | 'string';
+
+/** One Crawler.conf key: where it lives, how it is read, and what it means. */
+export interface KeySpec<F extends keyof CrawlerConfig> {
+  /** As written in Crawler.conf (lowercase) and as a flag (`--NAME`). */
+  readonly name: string;
+  readonly section: SectionName;
+  readonly kind: KeyKind;
+  /** The unit or the values allowed, as the shipped Crawler.conf documents them. */
+  readonly unit: string;
+  /** The default as Crawler.conf would write it, in the key's unit (`60` seconds, `{ }`). */
+  readonly default: string;
+  readonly doc: string;
+  /** Checks the value and converts it to the config's unit. */
+  readonly parse: ValueParser<CrawlerConfig[F]>;
+}
+
+const SCOPES: readonly ScopeMode[] = ['free-spanning', 'domain-scope', 'host-scope', 'path-scope'];
+const TRAVERSALS: readonly Traversal[] = ['bfs', 'dfs'];
+const INDEX_FORMATS: readonly IndexFormat[] = ['seed', 'jsonl', 'csv', 'edges'];
+const USER_AGENT = `tarantula/${VERSION}`;
+const count = numberOf();
+const seconds = numberOf({ factor: 1000 });
+
+/**
+ * Every key of Crawler.conf (SPEC §3), one entry per field of {@link CrawlerConfig}: the type
+ * makes sure no field lacks a key. Validation, conversion, defaults, the `--KEY` flags and the
+ * usage text all read this table. For every limit, 0 means no limit.
+ *
+ * @example
+ * KEYS.timeLimitMs.parse({ kind: 'scalar', text: '60', line: 1 }, 'time-limit') //=> 60000
+ */
+export const KEYS: { readonly [F in keyof CrawlerConfig]: KeySpec<F> } = {
+  startingPoints: {
+    name: 'starting-points', section: 'crawler-options', kind: 'list', unit: 'absolute http(s) URLs',
+    default: '{ }', parse: urlList,
+    doc: 'The seeds, where the crawl starts (depth 0). --seed replaces them.',
+  },
+  acceptList: {
+    name: 'accept-list', section: 'crawler-options', kind: 'list', unit: 'JavaScript regular expressions',
+    default: '{ }', parse: regexList,
+    doc: 'When not empty, only URLs matching one of these (or directory-like URLs) are taken.',
+  },
+  rejectList: {
+    name: 'reject-list', section: 'crawler-options', kind: 'list', unit: 'JavaScript regular expressions',
+    default: '{ }', parse: regexList,
+    doc: 'URLs matching any of these are dropped (tested on the link as written and normalized).',
+  },
+  maxPageNumber: {
+    name: 'max-page-number', section: 'crawler-options', kind: 'integer', unit: 'documents',
+    default: '0', parse: numberOf({ belowMinIsZero: true }),
+    doc: 'Stop after fetching this many documents; 0 or negative: no limit.',
+  },
+  scope: {
+    name: 'scope', section: 'crawler-options', kind: 'choice', unit: SCOPES.join(', '),
+    default: 'domain-scope', parse: choiceOf(SCOPES),
+    doc: 'Which hosts and paths may be crawled, relative to the seeds.',
+  },
+  traversal: {
+    name: 'traversal-algorithm', section: 'crawler-options', kind: 'choice', unit: TRAVERSALS.join(', '),
+    default: 'bfs', parse: choiceOf(TRAVERSALS),
+    doc: 'Breadth-first or depth-first order.',
+  },
+  repository: {
+    name: 'repository', section: 'crawler-options', kind: 'string', unit: 'folder',
+    default: './repository', parse: textValue,
+    doc: 'Where the mirror, the index and the crawl state are kept (relative to the current directory).',
+  },
+  timeLimitMs: {
+    name: 'time-limit', section: 'crawler-options', kind: 'integer', unit: 'seconds',
+    default: '0', parse: seconds,
+    doc: 'Stop the crawl after this long.',
+  },
+  maxDepth: {
+    name: 'max-depth', section: 'crawler-options', kind: 'integer', unit: 'links from a seed',
+    default: '20', parse: count,
+    doc: 'Links deeper than this are not followed; seeds are depth 0.',
+  },
+  maxPagesPerHost: {
+    name: 'max-pages-per-host', section: 'crawler-options', kind: 'integer', unit: 'documents',
+    default: '0', parse: count,
+    doc: 'Documents fetched from one host at most.',
+  },
+  maxUrlLength: {
+    name: 'max-url-length', section: 'crawler-options', kind: 'integer', unit: 'characters',
+    default: '2048', parse: count,
+    doc: 'Normalized URLs longer than this are dropped.',
+  },
+  maxPathRepetition: {
+    name: 'max-path-repetition', section: 'crawler-options', kind: 'integer', unit: 'times',
+    default: '3', parse: count,
+    doc: 'URLs in which one path segment repeats more often than this are dropped (a spider trap).',
+  },
+  maxLinksPerPage: {
+    name: 'max-links-per-page', section: 'crawler-options', kind: 'integer', unit: 'links',
+    default: '5000', parse: count,
+    doc: 'Links taken from one page at most.',
+  },
+  delayFactor: {
+    name: 'delay-factor', section: 'politeness-options', kind: 'number', unit: 'times the last fetch',
+    default: '5', parse: numberOf({ fraction: true }),
+    doc: 'Wait this many times the duration of the last fetch before the next request to that host.',
+  },
+  minDelayMs: {
+    name: 'min-delay', section: 'politeness-options', kind: 'integer', unit: 'milliseconds',
+    default: '3000', parse: count,
+    doc: 'The wait between two requests to one host is at least this.',
+  },
+  maxDelayMs: {
+    name: 'max-delay', section: 'politeness-options', kind: 'integer', unit: 'milliseconds',
+    default: '30000', parse: count,
+    doc: 'The wait between two requests to one host is at most this (robots.txt Crawl-delay may exceed it).',
+  },
+  maxPerHost: {
+    name: 'max-per-host', section: 'politeness-options', kind: 'integer', unit: 'requests',
+    default: '1', parse: count,
+    doc: 'Requests in flight to one host at once.',
+  },
+  maxCrawlDelayMs: {
+    name: 'max-crawl-delay', section: 'politeness-options', kind: 'integer', unit: 'seconds',
+    default: '60', parse: seconds,
+    doc: 'A host whose robots.txt asks for a longer Crawl-delay is skipped.',
+  },
+  robotsTtlMs: {
+    name: 'robots-ttl', section: 'politeness-options', kind: 'integer', unit: 'seconds',
+    default: '86400', parse: seconds,
+    doc: 'How long a robots.txt stays cached.',
+  },
+  obeyRelNofollow: {
+    name: 'obey-rel-nofollow', section: 'politeness-options', kind: 'boolean', unit: 'true, false',
+    default: 'true', parse: booleanValue,
+    doc: 'Do not follow links marked rel="nofollow".',
+  },
+  userAgent: {
+    name: 'user-agent', section: 'fetch-options', kind: 'string', unit: 'string',
+    default: USER_AGENT, parse: (v, key) => optionalText(v, key) ?? USER_AGENT,
+    doc: 'The User-Agent header; its first product token is the name matched in robots.txt. Empty: the default.',
+  },
+  resolve: {
+    name: 'resolve', section: 'fetch-options', kind: 'list', unit: 'HOST:PORT:ADDRESS entries',
+    default: '{ }', parse: resolveList,
+    doc: 'Connect to ADDRESS for HOST:PORT instead of asking DNS, as curl --resolve. --resolve adds to them.',
+  },
+  connectTimeoutMs: {
+    name: 'connect-timeout', section: 'fetch-options', kind: 'integer', unit: 'milliseconds',
+    default: '10000', parse: count,
+    doc: 'Give up connecting after this long.',
+  },
+  headerTimeoutMs: {
+    name: 'header-timeout', section: 'fetch-options', kind: 'integer', unit: 'milliseconds',
+    default: '30000', parse: count,
+    doc: 'Give up waiting for the response headers after this long.',
+  },
+  bodyTimeoutMs: {
+    name: 'body-timeout', section: 'fetch-options', kind: 'integer', unit: 'milliseconds',
+    default: '30000', parse: count,
+    doc: 'Give up when the body stalls for this long.',
+  },
+  maxBodySize: {
+    name: 'max-body-size', section: 'fetch-options', kind: 'integer', unit: 'bytes',
+    default: '10485760', parse: count,
+    doc: 'Bodies are cut at this size (as received, before decompression).',
+  },
+  maxDecodedSize: {
+    name: 'max-decoded-size', section: 'fetch-options', kind: 'integer', unit: 'bytes',
+    default: '52428800', parse: count,
+    doc: 'Decompressed bodies are cut at this size.',
+  },
+  maxRedirects: {
+    name: 'max-redirects', section: 'fetch-options', kind: 'integer', unit: 'redirects',
+    default: '5', parse: count,
+    doc: 'Redirects followed from one URL at most.',
+  },
+  maxRetries: {
+    name: 'max-retries', section: 'fetch-options', kind: 'integer', unit: 'retries',
+    default: '2', parse: count,
+    doc: 'Retries, with backoff, after a network error, a 5xx or a 429.',
+  },
+  logFile: {
+    name: 'log-file', section: 'logging', kind: 'string', unit: 'path, or screen (stderr)',
+    default: 'screen', parse: textValue,
+    doc: 'Where the log goes.',
+  },
+  logLevel: {
+    name: 'log-level', section: 'logging', kind: 'choice', unit: '0, 1, 2',
+    default: '1', parse: numberOf({ max: 2 }) as ValueParser<0 | 1 | 2>,
+    doc: '0 essential only; 1 a line per fetched page; 2 debug, with the reason each URL was dropped.',
+  },
+  periodHours: {
+    name: 'period', section: 'recrawling-options', kind: 'number', unit: 'hours',
+    default: '72', parse: numberOf({ fraction: true }),
+    doc: 'With --watch, recrawl this long after the start of the last crawl.',
+  },
+  threads: {
+    name: 'threads', section: 'multithreading-options', kind: 'integer', unit: 'requests',
+    default: '16', parse: numberOf({ min: 1 }),
+    doc: 'Requests in flight overall (at least 1).',
+  },
+  indexFile: {
+    name: 'index-file', section: 'output-options', kind: 'string', unit: 'path, - (stdout), or empty',
+    default: '""', parse: optionalText,
+    doc: 'A second copy of the index, in index-format; empty: only REPOSITORY/index.txt.',
+  },
+  indexFormat: {
+    name: 'index-format', section: 'output-options', kind: 'choice', unit: INDEX_FORMATS.join(', '),
+    default: 'seed', parse: choiceOf(INDEX_FORMATS),
+    doc: 'The format of index-file.',
+  },
+};
+
+const FIELDS = Object.keys(KEYS) as (keyof CrawlerConfig)[];
+
+/** The config field of each key name. */
+export const FIELD_OF_KEY: ReadonlyMap<string, keyof CrawlerConfig> = new Map(
+  FIELDS.map((field) => [KEYS[field].name, field]),
+);
+
+/** A key's default text as a value: `{ }` is the empty list, anything else one word (quotes stripped). */
+function defaultValue(text: string): ConfValue {
+  if (text === '{ }') return { kind: 'list', items: [], line: 0 };
+  return { kind: 'scalar', text: text.replace(/^"(.*)"$/, '$1'), line: 0 };
+}
+
+/**
+ * Every key at its default, read from the table's default texts by the keys' own parsers,
+ * so that a default can never be a value the key would refuse.
+ *
+ * @example
+ * DEFAULT_CONFIG.maxCrawlDelayMs //=> 60000
+ */
+export const DEFAULT_CONFIG: CrawlerConfig = Object.freeze(
+  // KEYS has exactly one entry per field, so the object is complete.
+  Object.fromEntries(
+    FIELDS.map((f) => [f, KEYS[f].parse(defaultValue(KEYS[f].default), KEYS[f].name)]),
+  ) as unknown as CrawlerConfig,
+);

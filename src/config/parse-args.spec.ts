@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import type { ConfigOverrides } from './build-config.js';
+import { ConfigError } from './config-error.js';
+import { parseArgs } from './parse-args.js';
+
+const overridesOf = (...args: string[]): ConfigOverrides => parseArgs(['crawl', ...args]).overrides;
+
+function failure(argv: string[]): ConfigError {
+  try {
+    parseArgs(argv);
+  } catch (err) {
+    if (err instanceof ConfigError) return err;
+    throw err;
+  }
+  throw new Error('parsed without error');
+}
+
+describe('parseArgs', () => {
+  it.each<[string[], ConfigOverrides]>([
+    [['--seed', 'http://a.test/'], { startingPoints: ['http://a.test/'] }],
+    [['--max-pages', '-5'], { maxPageNumber: 0 }],
+    [['--time-limit', '30'], { timeLimitMs: 30_000 }],
+    [['--scope', 'host-scope'], { scope: 'host-scope' }],
+    [['--traversal', 'dfs'], { traversal: 'dfs' }],
+    [['--repository', 'out'], { repository: 'out' }],
+    [['--index', '-'], { indexFile: '-' }],
+    [['--format', 'edges'], { indexFormat: 'edges' }],
+    [['--threads', '4'], { threads: 4 }],
+    [['--log-file', 'screen'], { logFile: 'screen' }],
+    [['--log-level', '2'], { logLevel: 2 }],
+    [['--resolve', 'a.test:80:127.0.0.1'], { resolve: [{ host: 'a.test', port: 80, address: '127.0.0.1' }] }],
+    [['--user-agent', 'bot/2 (+http://x.test)'], { userAgent: 'bot/2 (+http://x.test)' }],
+    [['--period', '0.5'], { periodHours: 0.5 }],
+    [['--min-delay', '0', '--max-depth', '3'], { minDelayMs: 0, maxDepth: 3 }],
+    [['--obey-rel-nofollow', 'false', '--max-crawl-delay', '2'], { obeyRelNofollow: false, maxCrawlDelayMs: 2000 }],
+    [['--traversal-algorithm=dfs', '--max-page-number=7'], { traversal: 'dfs', maxPageNumber: 7 }],
+    [['--user-agent=a=b'], { userAgent: 'a=b' }],
+    [['--index-file='], { indexFile: undefined }],
+    [['--Max-Depth', '1'], { maxDepth: 1 }],
+    [['--threads', '2', '--threads', '3'], { threads: 3 }],
+  ])('crawl %j overrides %j', (args, expected) => {
+    expect(overridesOf(...args)).toEqual(expected);
+  });
+
+  it('collects repeated list flags, aliases included, in order', () => {
+    const o = overridesOf('--seed', 'http://a.test/', '--starting-points=http://b.test/', '--resolve', 'a.test:80:[::1]',
+      '--resolve=b.test:443:10.0.0.1', '--reject-list', '\\?', '--reject-list', '^#');
+    expect(o.startingPoints).toEqual(['http://a.test/', 'http://b.test/']);
+    expect(o.resolve).toEqual([{ host: 'a.test', port: 80, address: '::1' }, { host: 'b.test', port: 443, address: '10.0.0.1' }]);
+    expect(o.rejectList).toEqual([/\?/, /^#/]);
+  });
+
+  it('reads the commands and their arguments', () => {
+    expect(parseArgs(['crawl'])).toMatchObject({ command: 'crawl', confPath: undefined, watch: false, overrides: {} });
+    expect(parseArgs(['crawl', 'site.conf', '--watch'])).toMatchObject({ command: 'crawl', confPath: 'site.conf', watch: true });
+    expect(parseArgs(['run', 'pipelines/graph.ts', 'site.conf', '--threads', '2'])).toMatchObject({
+      command: 'run', pipelinePath: 'pipelines/graph.ts', confPath: 'site.conf', overrides: { threads: 2 },
+    });
+    expect(parseArgs(['run', 'graph'])).toMatchObject({ pipelinePath: 'graph', confPath: undefined });
+    expect(parseArgs(['demo', '--traversal', 'dfs'])).toMatchObject({ command: 'demo', overrides: { traversal: 'dfs' } });
+    expect(parseArgs(['crawl', '--', '--odd.conf'])).toMatchObject({ confPath: '--odd.conf' });
+  });
+
+  it('reads pagerank options, with defaults', () => {
+    expect(parseArgs(['pagerank', 'index.txt']).pagerank).toEqual({ top: 10, format: 'table', damping: 0.85 });
+    expect(parseArgs(['pagerank', '-', '--top=0', '--format', 'JSONL', '--damping', '0.5'])).toMatchObject({
+      command: 'pagerank', indexPath: '-', pagerank: { top: 0, format: 'jsonl', damping: 0.5 },
+    });
+  });
+
+  it.each([
+    [[], 'help'], [['--help'], 'help'], [['-h'], 'help'], [['help'], 'help'], [['crawl', 'x.conf', '--help'], 'help'],
+    [['--version'], 'version'], [['-V'], 'version'], [['pagerank', '--version'], 'version'],
+  ])('%j asks for %s', (argv, command) => {
+    expect(parseArgs(argv).command).toBe(command);
+  });
+
+  it.each([
+    [['fetch'], 'ARG_UNKNOWN', 'unknown command "fetch" (expected crawl, run, pagerank or demo; see --help)'],
+    [['crawl', '--max-pagez', '3'], 'ARG_UNKNOWN', '--max-pagez: unknown option for crawl; did you mean "--max-pages"?'],
+    [['crawl', '-x'], 'ARG_UNKNOWN', '-x: unknown option for crawl'],
+    [['run', 'p.ts', '--watch'], 'ARG_UNKNOWN', '--watch: unknown option for run'],
+    [['pagerank', 'i.txt', '--threads', '2'], 'ARG_UNKNOWN', '--threads: unknown option for pagerank'],
+    [['crawl', '--seed'], 'ARG_MISSING', '--seed: missing value'],
+    [['crawl', '--index', '--format', 'csv'], 'ARG_MISSING', '--index: missing value'],
+    [['crawl', '--max-depth', 'abc'], 'ARG_BAD_VALUE', '--max-depth: "abc" is not a number for max-depth'],
+    [['crawl', '--seed=ftp://a.test/'], 'ARG_BAD_VALUE', '--seed: "ftp://a.test/" is not an absolute http(s) URL in starting-points'],
+    [['crawl', '--scope', 'galaxy'], 'ARG_BAD_VALUE', '--scope: unknown scope "galaxy" (expected free-spanning, domain-scope, host-scope or path-scope)'],
+    [['crawl', '--log-level', '3'], 'ARG_BAD_VALUE', '--log-level: log-level must be at most 2, not 3'],
+    [['crawl', '--watch=yes'], 'ARG_BAD_VALUE', '--watch: takes no value'],
+    [['pagerank', 'i', '--damping', '1'], 'ARG_BAD_VALUE', '--damping: damping must be below 1'],
+    [['pagerank', 'i', '--format', 'xml'], 'ARG_BAD_VALUE', '--format: unknown format "xml" (expected table, tsv or jsonl)'],
+    [['pagerank', 'i', '--top', '-1'], 'ARG_BAD_VALUE', '--top: top must be at least 0, not -1'],
+    [['pagerank'], 'ARG_MISSING', 'usage: tarantula pagerank INDEX (see --help)'],
+    [['run'], 'ARG_MISSING', 'usage: tarantula run PIPELINE [CONF] (see --help)'],
+    [['crawl', 'a.conf', 'b.conf'], 'ARG_EXTRA', 'unexpected argument "b.conf" (usage: tarantula crawl [CONF])'],
+    [['demo', 'x'], 'ARG_EXTRA', 'unexpected argument "x" (usage: tarantula demo)'],
+  ])('refuses %j with %s', (argv, code, message) => {
+    const err = failure(argv);
+    expect(err.code).toBe(code);
+    expect(err.message).toBe(message);
+  });
+});

@@ -1,0 +1,183 @@
+import type { CrawlerConfig } from './config.js';
+import { ConfigError } from './config-error.js';
+import { readKey, type ConfigOverrides } from './build-config.js';
+import { FIELD_OF_KEY, KEYS } from './keys.js';
+import { BadValue, choiceOf, numberOf, type ValueParser } from './value-parsers.js';
+import { didYouMean, orList } from './wording.js';
+
+export type Command = 'crawl' | 'run' | 'pagerank' | 'demo' | 'help' | 'version';
+export type PagerankFormat = 'table' | 'tsv' | 'jsonl';
+
+export interface PagerankOptions {
+  /** Rows printed, best first; 0 = all. Default 10. */
+  readonly top: number;
+  /** Default `table`. */
+  readonly format: PagerankFormat;
+  /** Probability of following a link, 0 ≤ D < 1. Default 0.85. */
+  readonly damping: number;
+}
+
+/** The command line, checked: every value is already valid. */
+export interface ParsedArgs {
+  readonly command: Command;
+  /** The CONF argument; undefined means ./Crawler.conf (see `loadConfig`). */
+  readonly confPath: string | undefined;
+  /** `run PIPELINE`. */
+  readonly pipelinePath: string | undefined;
+  /** `pagerank INDEX`. */
+  readonly indexPath: string | undefined;
+  /** `crawl --watch`: recrawl every `period` hours. */
+  readonly watch: boolean;
+  /** The flags that override Crawler.conf; for `loadConfig`. */
+  readonly overrides: ConfigOverrides;
+  readonly pagerank: PagerankOptions;
+}
+
+const COMMANDS = ['crawl', 'run', 'pagerank', 'demo'] as const;
+type RunCommand = (typeof COMMANDS)[number];
+
+/** The short flags of SPEC §2, and the config key each one sets. Every key is also `--KEY`. */
+export const FLAG_ALIASES: ReadonlyMap<string, string> = new Map([
+  ['seed', 'starting-points'],
+  ['max-pages', 'max-page-number'],
+  ['traversal', 'traversal-algorithm'],
+  ['index', 'index-file'],
+  ['format', 'index-format'],
+]);
+
+const fraction = numberOf({ fraction: true, max: 1 });
+const PAGERANK_FLAGS: { readonly [K in keyof PagerankOptions]: ValueParser<PagerankOptions[K]> } = {
+  top: numberOf(),
+  format: choiceOf<PagerankFormat>(['table', 'tsv', 'jsonl']),
+  damping: (v, key) => {
+    const d = fraction(v, key);
+    if (d === 1) throw new BadValue(`${key} must be below 1`);
+    return d;
+  },
+};
+const DEFAULT_PAGERANK: PagerankOptions = { top: 10, format: 'table', damping: 0.85 };
+
+/** [min, max] positional arguments of each command, and what they are. */
+const POSITIONALS: Record<RunCommand, readonly [number, number, string]> = {
+  crawl: [0, 1, 'crawl [CONF]'],
+  run: [1, 2, 'run PIPELINE [CONF]'],
+  pagerank: [1, 1, 'pagerank INDEX'],
+  demo: [0, 0, 'demo'],
+};
+
+/**
+ * Reads the command line of SPEC §2 (`process.argv.slice(2)`). Flags take `--flag value` or
+ * `--flag=value`; a list key's flag may be repeated and each use adds one item. A value is
+ * checked by the same key table as Crawler.conf, here, before anything else happens.
+ *
+ * @throws {ConfigError} `ARG_UNKNOWN`, `ARG_MISSING`, `ARG_BAD_VALUE` or `ARG_EXTRA`; the caller
+ *   prints the message and exits with status 2.
+ * @example
+ * parseArgs(['crawl', 'my.conf', '--seed', 'http://a.test/', '--max-depth=3'])
+ * //=> { command: 'crawl', confPath: 'my.conf', overrides: { startingPoints: ['http://a.test/'], maxDepth: 3 }, ... }
+ */
+export function parseArgs(argv: readonly string[]): ParsedArgs {
+  const [first, ...rest] = argv;
+  if (first === undefined || first === 'help' || isHelp(first)) return bare('help');
+  if (isVersion(first)) return bare('version');
+  const command = COMMANDS.find((c) => c === first);
+  if (command === undefined) {
+    throw new ConfigError('ARG_UNKNOWN', '', `unknown command "${first}" (expected ${orList(COMMANDS)}; see --help)`);
+  }
+  const positionals: string[] = [];
+  const overrides: { [F in keyof CrawlerConfig]?: CrawlerConfig[F] } = {};
+  const lists = new Map<keyof CrawlerConfig, unknown[]>();
+  const pagerank: { -readonly [K in keyof PagerankOptions]: PagerankOptions[K] } = { ...DEFAULT_PAGERANK };
+  let watch = false;
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i]!;
+    if (arg === '--') {
+      positionals.push(...rest.slice(i + 1));
+      break;
+    }
+    if (isHelp(arg)) return bare('help');
+    if (isVersion(arg)) return bare('version');
+    if (!arg.startsWith('--')) {
+      if (arg.startsWith('-') && arg !== '-') throw unknownFlag(arg, command);
+      positionals.push(arg);
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    const flag = (eq < 0 ? arg : arg.slice(0, eq)).toLowerCase();
+    const name = flag.slice(2);
+    const value = (): string => {
+      if (eq >= 0) return arg.slice(eq + 1);
+      const next = rest[i + 1];
+      if (next === undefined || (next.startsWith('--') && next.length > 2)) {
+        throw new ConfigError('ARG_MISSING', flag, 'missing value');
+      }
+      i++;
+      return next;
+    };
+    if (command === 'pagerank') {
+      if (name === 'top') pagerank.top = readFlag(flag, value(), PAGERANK_FLAGS.top);
+      else if (name === 'format') pagerank.format = readFlag(flag, value(), PAGERANK_FLAGS.format);
+      else if (name === 'damping') pagerank.damping = readFlag(flag, value(), PAGERANK_FLAGS.damping);
+      else throw unknownFlag(flag, command);
+    } else if (name === 'watch' && command === 'crawl') {
+      if (eq >= 0) throw new ConfigError('ARG_BAD_VALUE', flag, 'takes no value');
+      watch = true;
+    } else {
+      const field = FIELD_OF_KEY.get(FLAG_ALIASES.get(name) ?? name);
+      if (field === undefined) throw unknownFlag(flag, command);
+      const read = readKey(field, { kind: 'scalar', text: value(), line: 0 }, () => flag, 'ARG_BAD_VALUE');
+      if (KEYS[field].kind !== 'list') Object.assign(overrides, { [field]: read });
+      else lists.set(field, [...(lists.get(field) ?? []), ...(read as readonly unknown[])]);
+    }
+  }
+  for (const [field, items] of lists) Object.assign(overrides, { [field]: items });
+  return { ...placePositionals(command, positionals), command, watch, overrides, pagerank };
+}
+
+function placePositionals(
+  command: RunCommand,
+  args: readonly string[],
+): Pick<ParsedArgs, 'confPath' | 'pipelinePath' | 'indexPath'> {
+  const [min, max, synopsis] = POSITIONALS[command];
+  if (args.length < min) throw new ConfigError('ARG_MISSING', '', `usage: tarantula ${synopsis} (see --help)`);
+  if (args.length > max) {
+    throw new ConfigError('ARG_EXTRA', '', `unexpected argument "${args[max]}" (usage: tarantula ${synopsis})`);
+  }
+  if (command === 'run') return { pipelinePath: args[0], confPath: args[1], indexPath: undefined };
+  if (command === 'pagerank') return { indexPath: args[0], confPath: undefined, pipelinePath: undefined };
+  return { confPath: args[0], pipelinePath: undefined, indexPath: undefined };
+}
+
+/** A pagerank flag's value, as a flag error when refused. */
+function readFlag<T>(flag: string, text: string, parse: ValueParser<T>): T {
+  try {
+    return parse({ kind: 'scalar', text, line: 0 }, flag.slice(2));
+  } catch (err) {
+    if (err instanceof BadValue) throw new ConfigError('ARG_BAD_VALUE', flag, err.message);
+    throw err;
+  }
+}
+
+function unknownFlag(flag: string, command: RunCommand): ConfigError {
+  const names =
+    command === 'pagerank'
+      ? Object.keys(PAGERANK_FLAGS)
+      : [...FLAG_ALIASES.keys(), ...FIELD_OF_KEY.keys(), ...(command === 'crawl' ? ['watch'] : [])];
+  const hint = didYouMean(flag.replace(/^-+/, ''), names, '--');
+  return new ConfigError('ARG_UNKNOWN', flag, `unknown option for ${command}${hint}`);
+}
+
+function bare(command: 'help' | 'version'): ParsedArgs {
+  return {
+    command,
+    confPath: undefined,
+    pipelinePath: undefined,
+    indexPath: undefined,
+    watch: false,
+    overrides: {},
+    pagerank: DEFAULT_PAGERANK,
+  };
+}
+
+const isHelp = (arg: string): boolean => arg === '--help' || arg === '-h';
+const isVersion = (arg: string): boolean => arg === '--version' || arg === '-V';

@@ -1,0 +1,49 @@
+import type { CrawlerConfig } from './config.js';
+import { KEYS } from './keys.js';
+import { FLAG_ALIASES } from './parse-args.js';
+
+const HEAD = `Usage:
+  tarantula crawl [CONF] [--watch] [FLAGS]   crawl as CONF says (default ./Crawler.conf);
+                                             --watch: then recrawl every \`period\` hours
+  tarantula run PIPELINE [CONF] [FLAGS]      run a pipeline file (pipelines/NAME.ts, or a path)
+  tarantula pagerank INDEX [--top N] [--format table|tsv|jsonl] [--damping D]
+                                             link analysis over an index file (defaults: 10, table, 0.85)
+  tarantula demo [FLAGS]                     serve the bundled fixture web on loopback and crawl it
+  tarantula --help | --version
+
+FLAGS override Crawler.conf. Write --flag VALUE or --flag=VALUE; a list flag may be repeated,
+each use adding one item, and replaces the file's list (--resolve adds to it).
+`;
+
+/**
+ * The `--help` text: the commands, then one line per flag, generated from the key table so
+ * that it lists every key with its unit and default.
+ *
+ * @example
+ * usage().includes('--max-depth N') //=> true
+ */
+export function usage(): string {
+  const aliasOf = new Map([...FLAG_ALIASES].map(([alias, key]) => [key, alias]));
+  const lines = (Object.keys(KEYS) as (keyof CrawlerConfig)[]).map((field) => {
+    const spec = KEYS[field];
+    const alias = aliasOf.get(spec.name);
+    const choice = spec.kind === 'choice' || spec.kind === 'boolean';
+    const value = choice ? spec.unit.replaceAll(', ', '|') : (METAVAR[spec.name] ?? 'N');
+    const flags = `${alias === undefined ? '' : `--${alias}, `}--${spec.name} ${value}`;
+    const shown = spec.default === '{ }' || spec.default === '""' ? 'none' : spec.default;
+    return `  ${flags.padEnd(44)} ${choice ? '' : `${spec.unit}; `}default ${shown}`;
+  });
+  return `${HEAD}\n${lines.join('\n')}\n\nEvery key is documented in the shipped Crawler.conf.\n`;
+}
+
+/** What a flag's value is, where it is not a number (N) or one of the listed choices. */
+const METAVAR: Readonly<Record<string, string>> = {
+  'starting-points': 'URL',
+  'accept-list': 'REGEX',
+  'reject-list': 'REGEX',
+  resolve: 'HOST:PORT:ADDRESS',
+  repository: 'DIR',
+  'user-agent': 'S',
+  'log-file': 'FILE',
+  'index-file': 'FILE',
+};

@@ -1,0 +1,44 @@
+/**
+ * Every reason a URL can be dropped before or instead of being fetched, as a named value so that
+ * stats count them and debug logs (log-level 2) name them (STYLE habit 8, colly's `Err*` sentinels).
+ *
+ * - `invalid-url`: the WHATWG parser rejects it, it is blank, or its host cannot be a DNS name.
+ * - `unsupported-scheme`: it parses, but is not `http:`/`https:` (`mailto:`, `javascript:`, `data:`, ...).
+ * - `out-of-scope`: outside the configured scope (SPEC §4).
+ * - `rejected` / `not-accepted`: matched by the reject list / not admitted by a non-empty accept list.
+ * - `too-long`: the normalized URL is longer than `max-url-length`.
+ * - `path-repetition`: one path segment repeats more than `max-path-repetition` times.
+ * - `too-deep`: more links from a seed than `max-depth`.
+ * - `duplicate`: already seen.
+ * - `host-limit`: the host already gave `max-pages-per-host` documents.
+ * - `robots` / `robots-unavailable`: disallowed by robots.txt / robots.txt could not be fetched.
+ * - `crawl-delay`: the host's robots.txt Crawl-delay is above `max-crawl-delay`, so the host is skipped.
+ * - `nofollow`: the page (or the link) said nofollow.
+ * - `frontier-full`: the frontier refused it at its cap.
+ */
+export type FilterReason = (typeof FILTER_REASONS)[number];
+
+/**
+ * All filter reasons, in pipeline order, e.g. to zero a stats table.
+ *
+ * @example
+ * const counts = Object.fromEntries(FILTER_REASONS.map((r) => [r, 0]));
+ * //=> { 'invalid-url': 0, 'unsupported-scheme': 0, ... }
+ */
+export const FILTER_REASONS = [
+  'invalid-url',
+  'unsupported-scheme',
+  'out-of-scope',
+  'rejected',
+  'not-accepted',
+  'too-long',
+  'path-repetition',
+  'too-deep',
+  'duplicate',
+  'host-limit',
+  'robots',
+  'robots-unavailable',
+  'crawl-delay',
+  'nofollow',
+  'frontier-full',
+] as const;

@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { normalizeUrl } from './normalize-url.js';
+import { hostKey, originOf } from './url-parts.js';
+
+describe('originOf and hostKey', () => {
+  it.each([
+    'http://www.example.com/',
+    'https://www.example.com:8443/a/b?c=d/e@f',
+    'http://jo:p%40ss@example.com/x@y',
+    'http://jo@[::1]:8080/',
+    'http://127.0.0.1:3000/a/',
+    'http://xn--bcher-kva.de/?q=//x',
+  ])('agree with the URL parser on %s', (href) => {
+    const url = new URL(href);
+    expect(normalizeUrl(href)).toBe(href);
+    expect(originOf(href)).toBe(url.origin);
+    expect(hostKey(href)).toBe(url.host);
+  });
+});

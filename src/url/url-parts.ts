@@ -1,0 +1,35 @@
+/** Start and end of the `host[:port]` part of a serialized http(s) URL, skipping any userinfo. */
+function authorityBounds(url: string): [start: number, end: number] {
+  const afterScheme = url.indexOf('//') + 2;
+  let end = url.indexOf('/', afterScheme);
+  if (end < 0) end = url.length;
+  // `@` and `/` are escaped inside userinfo, so the last `@` before the path ends it.
+  const at = url.lastIndexOf('@', end);
+  return [at >= afterScheme ? at + 1 : afterScheme, end];
+}
+
+/**
+ * The origin `scheme://host[:port]` of a normalized http(s) URL, read from the string without
+ * parsing it: the key of the robots.txt cache (RFC 9309 applies per origin).
+ *
+ * @example
+ * originOf('https://jo:pw@www.example.com:8443/a/b?c'); //=> 'https://www.example.com:8443'
+ */
+export function originOf(normalized: string): string {
+  const [start, end] = authorityBounds(normalized);
+  const scheme = normalized.slice(0, normalized.indexOf('//') + 2);
+  return scheme + normalized.slice(start, end);
+}
+
+/**
+ * The `host[:port]` of a normalized http(s) URL (what `URL.host` gives; a default port is never
+ * there), read from the string without parsing it: a key for per-host politeness and limits, and
+ * the mirror folder name before SPEC §6 makes it `HOST+PORT`.
+ *
+ * @example
+ * hostKey('http://127.0.0.1:8080/x'); //=> '127.0.0.1:8080'
+ */
+export function hostKey(normalized: string): string {
+  const [start, end] = authorityBounds(normalized);
+  return normalized.slice(start, end);
+}
