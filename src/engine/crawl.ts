@@ -31,8 +31,8 @@ export interface CrawlSpec<Out> {
   readonly frontier: Frontier<CrawlRequest>;
   /** Requests in flight overall. */
   readonly concurrency: number;
-  /** Asked before each start: false stops pulling (page limit reached); in-flight work finishes. */
-  readonly mayStart?: () => boolean;
+  /** Asked before each start with the number in flight: false stops pulling (a page limit); in-flight work finishes. */
+  readonly mayStart?: (active: number) => boolean;
   /** When this emits, no new request starts and the crawl completes once in-flight work is done. */
   readonly stop?: Observable<unknown>;
   readonly scheduler?: SchedulerLike;
@@ -106,14 +106,14 @@ export function crawl<Out>(spec: CrawlSpec<Out>): Observable<Out> {
       do {
         again = false;
         while (!stopping && active < spec.concurrency) {
-          if (spec.mayStart && !spec.mayStart()) break;
+          if (spec.mayStart && !spec.mayStart(active)) break;
           const req = spec.frontier.pull(sch.now());
           if (req === undefined) break;
           start(req);
         }
       } while (again);
       pumping = false;
-      if (active === 0 && (stopping || (spec.mayStart && !spec.mayStart()) || (seedsDone && spec.frontier.size === 0))) {
+      if (active === 0 && (stopping || (spec.mayStart && !spec.mayStart(0)) || (seedsDone && spec.frontier.size === 0))) {
         subscriber.complete();
         return;
       }

@@ -1,0 +1,49 @@
+#!/usr/bin/env node
+import { ConfigError } from '../config/config-error.js';
+import { loadConfig } from '../config/load-config.js';
+import { parseArgs } from '../config/parse-args.js';
+import { usage } from '../config/usage.js';
+import { createLogger, flushLogger } from '../log/create-logger.js';
+import { VERSION } from '../version.js';
+import { runDemo } from './run-demo.js';
+import { EXIT, runCrawl } from './run-crawl.js';
+
+async function main(argv: readonly string[]): Promise<number> {
+  const args = parseArgs(argv);
+  switch (args.command) {
+    case 'help':
+      process.stdout.write(usage());
+      return EXIT.ok;
+    case 'version':
+      process.stdout.write(`tarantula ${VERSION}\n`);
+      return EXIT.ok;
+    case 'demo':
+      return runDemo(args.overrides);
+    case 'crawl': {
+      const { config, warnings } = await loadConfig(args.confPath, args.overrides);
+      const log = createLogger(config);
+      for (const warning of warnings) log.warn(warning);
+      const { exitCode } = await runCrawl(config, log, { stdout: process.stdout, handleSignals: true });
+      await flushLogger(log);
+      return exitCode;
+    }
+    default:
+      process.stderr.write(`tarantula: '${args.command}' is not available yet\n`);
+      return EXIT.badConfig;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`tarantula: ${err.message}\n`);
+      process.exitCode = EXIT.badConfig;
+    } else {
+      process.stderr.write(`tarantula: ${(err as Error).stack ?? String(err)}\n`);
+      process.exitCode = EXIT.cannotRun;
+    }
+  },
+);

@@ -1,0 +1,108 @@
+import type { Dispatcher } from 'undici';
+import type { CrawlerConfig } from '../config/config.js';
+import { createDispatcher } from '../fetch/create-dispatcher.js';
+import { fetchDocument, type FetchOptions } from '../fetch/fetch-document.js';
+import { hostFrontier, type Frontier } from '../frontier/host-frontier.js';
+import type { CrawlRequest } from '../frontier/crawl-request.js';
+import { Politeness } from '../frontier/politeness.js';
+import { fingerprintSet, type SeenSet } from '../frontier/seen-set.js';
+import type { CrawlLogger } from '../log/create-logger.js';
+import { RobotsCache } from '../robots/robots-cache.js';
+import { productToken } from '../robots/robots-txt.js';
+import type { DropReport } from '../stages/admissible.js';
+import { linkPolicy, type LinkPolicy } from '../stages/link-policy.js';
+import { MirrorStore } from '../store/mirror-store.js';
+import { makeScope } from '../url/scope.js';
+import { makeListFilter } from '../url/url-lists.js';
+import { CrawlStats } from './crawl-stats.js';
+
+/** robots.txt beyond this is not read (RFC 9309 §2.5 asks for at least 500 KiB). */
+const ROBOTS_MAX_BYTES = 512_000;
+
+/**
+ * The state one crawl shares across all its requests, passed into the stages as objects (STYLE 2.2e):
+ * the frontier, seen-set, robots cache, politeness, mirror, stats, logger.
+ */
+export interface CrawlContext {
+  readonly config: CrawlerConfig;
+  readonly log: CrawlLogger;
+  readonly stats: CrawlStats;
+  readonly frontier: Frontier<CrawlRequest>;
+  readonly seen: SeenSet;
+  readonly robots: RobotsCache;
+  readonly politeness: Politeness;
+  readonly policy: LinkPolicy;
+  readonly store: MirrorStore;
+  readonly dispatcher: Dispatcher;
+  readonly fetchOptions: FetchOptions;
+  /** The robots.txt product token of the user agent. */
+  readonly agent: string;
+  readonly hostCounts: Map<string, number>;
+  readonly contentSeen: Map<string, string>;
+  readonly report: DropReport;
+  /** Aborts every fetch in flight: the crawl is being stopped. */
+  readonly abort: AbortController;
+  close(): Promise<void>;
+}
+
+/**
+ * Builds a crawl's shared state from its configuration.
+ *
+ * @example
+ * const ctx = createCrawlContext(config, log);
+ * crawl(defaultSpec(ctx)).subscribe();
+ */
+export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger): CrawlContext {
+  const abort = new AbortController();
+  const stats = new CrawlStats();
+  const dispatcher = createDispatcher({
+    resolve: config.resolve,
+    connectTimeoutMs: config.connectTimeoutMs,
+    connectionsPerOrigin: config.maxPerHost,
+  });
+  const fetchOptions: FetchOptions = {
+    dispatcher,
+    userAgent: config.userAgent,
+    headerTimeoutMs: config.headerTimeoutMs,
+    bodyTimeoutMs: config.bodyTimeoutMs,
+    maxBodySize: config.maxBodySize,
+    maxDecodedSize: config.maxDecodedSize,
+    signal: abort.signal,
+  };
+  const robotsFetch = { ...fetchOptions, maxBodySize: ROBOTS_MAX_BYTES, maxDecodedSize: ROBOTS_MAX_BYTES };
+  const robots = new RobotsCache({
+    fetch: (url) => fetchDocument(url, robotsFetch),
+    userAgent: config.userAgent,
+    ttlMs: config.robotsTtlMs,
+  });
+  const politeness = new Politeness({
+    delayFactor: config.delayFactor,
+    minDelayMs: config.minDelayMs,
+    maxDelayMs: config.maxDelayMs,
+    crawlDelayMs: (host) => robots.crawlDelayMs(host),
+  });
+  const debug = log.isLevelEnabled('debug');
+  const report: DropReport = (reason, url, detail) => {
+    stats.dropped(reason);
+    if (debug) log.debug({ url, reason, ...(detail ? { detail } : {}) }, 'dropped');
+  };
+  return {
+    config,
+    log,
+    stats,
+    frontier: hostFrontier<CrawlRequest>({ order: config.traversal, maxPerHost: config.maxPerHost, politeness }),
+    seen: fingerprintSet(),
+    robots,
+    politeness,
+    policy: linkPolicy(makeScope(config.scope, config.startingPoints), makeListFilter(config.acceptList, config.rejectList)),
+    store: new MirrorStore(config.repository),
+    dispatcher,
+    fetchOptions,
+    agent: productToken(config.userAgent),
+    hostCounts: new Map(),
+    contentSeen: new Map(),
+    report,
+    abort,
+    close: () => dispatcher.close(),
+  };
+}

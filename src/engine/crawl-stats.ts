@@ -1,0 +1,90 @@
+import type { Outcome } from './outcome.js';
+
+const TYPE_GROUPS: Record<string, string> = {
+  html: 'text', txt: 'text', xml: 'text', json: 'text', css: 'text', js: 'text', csv: 'text',
+  png: 'image', jpg: 'image', gif: 'image', svg: 'image', webp: 'image', ico: 'image', bmp: 'image',
+  pdf: 'document', doc: 'document', docx: 'document', xls: 'document', xlsx: 'document', ppt: 'document', pptx: 'document', rtf: 'document', odt: 'document', ps: 'document',
+};
+
+function bump(map: Map<string, number>, key: string, by = 1): void {
+  map.set(key, (map.get(key) ?? 0) + by);
+}
+
+const sorted = (map: Map<string, number>, top = Infinity): Record<string, number> =>
+  Object.fromEntries([...map].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, top));
+
+/**
+ * The crawl's counters: documents by type, type group, status and host; bytes; failures by code;
+ * URLs dropped by reason. Fed by outcomes and by the admission stages' drop reports.
+ *
+ * @example
+ * stats.record(outcome); stats.dropped('duplicate'); stats.summary().documents //=> 1
+ */
+export class CrawlStats {
+  documents = 0;
+  indexed = 0;
+  bytes = 0;
+  redirects = 0;
+  retries = 0;
+  failures = 0;
+  readonly startedAt = Date.now();
+  private readonly byType = new Map<string, number>();
+  private readonly byGroup = new Map<string, number>();
+  private readonly byStatus = new Map<string, number>();
+  private readonly byHost = new Map<string, number>();
+  private readonly failuresByCode = new Map<string, number>();
+  private readonly droppedByReason = new Map<string, number>();
+
+  record(out: Outcome): void {
+    switch (out.kind) {
+      case 'document':
+        this.documents++;
+        if (out.record) this.indexed++;
+        this.bytes += out.bytes;
+        bump(this.byType, out.doc.type);
+        bump(this.byGroup, TYPE_GROUPS[out.doc.type] ?? 'other');
+        bump(this.byStatus, String(out.status));
+        bump(this.byHost, out.req.host);
+        break;
+      case 'redirect':
+        this.redirects++;
+        bump(this.byStatus, String(out.status));
+        break;
+      case 'retry':
+        this.retries++;
+        break;
+      case 'skipped':
+        bump(this.droppedByReason, out.reason);
+        break;
+      case 'failed':
+        this.failures++;
+        bump(this.failuresByCode, out.code);
+        if (out.status !== undefined) bump(this.byStatus, String(out.status));
+        break;
+    }
+  }
+
+  dropped(reason: string): void {
+    bump(this.droppedByReason, reason);
+  }
+
+  summary(now = Date.now()) {
+    const seconds = (now - this.startedAt) / 1000;
+    return {
+      documents: this.documents,
+      indexed: this.indexed,
+      bytes: this.bytes,
+      seconds: Math.round(seconds * 1000) / 1000,
+      pagesPerSecond: seconds > 0 ? Math.round((this.documents / seconds) * 10) / 10 : 0,
+      redirects: this.redirects,
+      retries: this.retries,
+      failures: this.failures,
+      byGroup: sorted(this.byGroup),
+      byType: sorted(this.byType),
+      byStatus: sorted(this.byStatus),
+      topHosts: sorted(this.byHost, 10),
+      failuresByCode: sorted(this.failuresByCode),
+      droppedByReason: sorted(this.droppedByReason),
+    };
+  }
+}

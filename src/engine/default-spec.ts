@@ -1,0 +1,91 @@
+import { catchError, from, map, mergeMap, of, pipe, type Observable, type OperatorFunction } from 'rxjs';
+import type { Candidate, CrawlRequest } from '../frontier/crawl-request.js';
+import { dedup } from '../stages/dedup.js';
+import { fetchPage } from '../stages/fetch-page.js';
+import { followPolicy } from '../stages/follow-policy.js';
+import { hostLimit } from '../stages/host-limit.js';
+import { normalizeLinks } from '../stages/normalize-links.js';
+import { obeyRobots } from '../stages/obey-robots.js';
+import { parseDocument } from '../stages/parse-document.js';
+import { robotsAllowed } from '../stages/robots-allowed.js';
+import { storeDocument } from '../stages/store-document.js';
+import { trapLimits } from '../stages/trap-limits.js';
+import type { CrawlContext } from './crawl-context.js';
+import type { CrawlSpec } from './crawl.js';
+import { linksOf, type Outcome, type UnitValue } from './outcome.js';
+
+/** Seeds as written in the configuration, at depth 0. */
+export function seedsOf(ctx: CrawlContext): Observable<Candidate> {
+  return from(ctx.config.startingPoints.map((href): Candidate => ({ href, depth: 0, seed: true })));
+}
+
+/** Admission, cheapest checks first (STYLE habit 12): normalize, traps, scope and lists, host cap, seen-set, cached robots. */
+export function defaultAdmit(ctx: CrawlContext): OperatorFunction<Candidate, CrawlRequest> {
+  const c = ctx.config;
+  return pipe(
+    normalizeLinks(ctx.report),
+    trapLimits(c, ctx.report),
+    followPolicy(ctx.policy, ctx.report),
+    hostLimit(c.maxPagesPerHost, ctx.hostCounts, ctx.report),
+    dedup(ctx.seen, ctx.report),
+    robotsAllowed(ctx.robots, c.userAgent, ctx.report),
+  );
+}
+
+/** One request's work: robots.txt, fetch, parse, store. A failure of one URL becomes a `failed` outcome. */
+export function defaultUnit(ctx: CrawlContext): OperatorFunction<CrawlRequest, Outcome> {
+  const c = ctx.config;
+  return (req$) =>
+    req$.pipe(
+      (r$): Observable<UnitValue> => r$,
+      obeyRobots({ robots: ctx.robots, politeness: ctx.politeness, userAgent: c.userAgent, maxRetries: c.maxRetries, maxCrawlDelayMs: c.maxCrawlDelayMs }),
+      fetchPage({ ...ctx.fetchOptions, politeness: ctx.politeness, maxRetries: c.maxRetries, maxRedirects: c.maxRedirects }),
+      parseDocument({
+        policy: ctx.policy,
+        agent: ctx.agent,
+        obeyRelNofollow: c.obeyRelNofollow,
+        maxLinksPerPage: c.maxLinksPerPage,
+        contentSeen: ctx.contentSeen,
+        report: ctx.report,
+      }),
+      storeDocument(ctx.store),
+      map((value) => {
+        if (!('kind' in value) || value.kind === 'fetched' || value.kind === 'parsed') throw new Error(`unit ended with an unfinished ${'kind' in value ? value.kind : 'request'}`);
+        return value;
+      }),
+    );
+}
+
+/** Wraps a unit so that an unexpected error of one request becomes its `failed` outcome (STYLE habit 10). */
+export function failSafe(unit: OperatorFunction<CrawlRequest, Outcome>): OperatorFunction<CrawlRequest, Outcome> {
+  return mergeMap((req: CrawlRequest) =>
+    of(req).pipe(
+      unit,
+      catchError((err: unknown) => {
+        const e = err as { code?: string; message?: string };
+        return of<Outcome>({ kind: 'failed', req, code: e.code ?? 'error', message: e.message ?? String(err) });
+      }),
+    ),
+  );
+}
+
+/**
+ * The default crawl of SPEC §1, ready for {@link crawl}: seeds from the configuration, the default
+ * admission and unit, retries put back in the frontier, and the page limit.
+ *
+ * @example
+ * crawl(defaultSpec(ctx)).pipe(recordStats(ctx.stats), writeIndex(writers)).subscribe();
+ */
+export function defaultSpec(ctx: CrawlContext, seeds: Observable<Candidate> = seedsOf(ctx)): CrawlSpec<Outcome> {
+  const max = ctx.config.maxPageNumber;
+  return {
+    seeds,
+    admit: defaultAdmit(ctx),
+    unit: failSafe(defaultUnit(ctx)),
+    links: linksOf,
+    requeue: (out) => (out.kind === 'retry' ? out.retry : undefined),
+    frontier: ctx.frontier,
+    concurrency: ctx.config.threads,
+    ...(max > 0 ? { mayStart: (active: number) => ctx.stats.documents + active < max } : {}),
+  };
+}

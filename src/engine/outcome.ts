@@ -1,0 +1,62 @@
+import type { Candidate, CrawlRequest } from '../frontier/crawl-request.js';
+import type { FetchResponse } from '../fetch/fetch-document.js';
+import type { IndexRecord } from '../output/record.js';
+import type { FilterReason } from '../url/filter-reason.js';
+
+/** A response on its way through the unit, before it becomes an {@link Outcome}. */
+export interface Fetched {
+  readonly kind: 'fetched';
+  readonly req: CrawlRequest;
+  readonly response: FetchResponse;
+}
+
+/** What a parser learned of a fetched document. */
+export interface DocumentInfo {
+  readonly type: string;
+  readonly isHtml: boolean;
+  readonly encoding: string | null;
+  readonly title: string | null;
+  /** Links for the index record: normalized, in scope, passing the lists, once each, in document order. */
+  readonly links: readonly { readonly url: string; readonly text: string }[];
+  /** Links to admit into the frontier (empty when the page said nofollow or was a duplicate). */
+  readonly follow: readonly Candidate[];
+  readonly noindex: boolean;
+  readonly nofollow: boolean;
+  readonly contentMd5: string;
+  readonly duplicateOf: string | null;
+}
+
+export interface Parsed {
+  readonly kind: 'parsed';
+  readonly req: CrawlRequest;
+  readonly response: FetchResponse;
+  readonly doc: DocumentInfo;
+}
+
+/** How one request ended. Every request yields exactly one; per-URL failures are values, never errors. */
+export type Outcome =
+  | {
+      readonly kind: 'document';
+      readonly req: CrawlRequest;
+      readonly status: number;
+      /** Undefined when the page said noindex: counted, but not in the index. */
+      readonly record: IndexRecord | undefined;
+      readonly doc: DocumentInfo;
+      readonly bytes: number;
+      readonly durationMs: number;
+      readonly links: readonly Candidate[];
+    }
+  | { readonly kind: 'redirect'; readonly req: CrawlRequest; readonly status: number; readonly location: string; readonly links: readonly Candidate[] }
+  | { readonly kind: 'retry'; readonly req: CrawlRequest; readonly retry: CrawlRequest; readonly code: string; readonly message: string }
+  | { readonly kind: 'skipped'; readonly req: CrawlRequest; readonly reason: FilterReason; readonly message?: string }
+  | { readonly kind: 'failed'; readonly req: CrawlRequest; readonly code: string; readonly message: string; readonly status?: number };
+
+/** Any value flowing through the unit: work in progress, or a finished outcome passed along. */
+export type UnitValue = CrawlRequest | Fetched | Parsed | Outcome;
+
+export const isOutcome = (v: UnitValue): v is Outcome =>
+  'kind' in v && v.kind !== 'fetched' && v.kind !== 'parsed';
+
+/** The links an outcome feeds back into the frontier. */
+export const linksOf = (out: Outcome): readonly Candidate[] =>
+  out.kind === 'document' || out.kind === 'redirect' ? out.links : [];

@@ -1,0 +1,37 @@
+import { Agent, buildConnector, type Dispatcher } from 'undici';
+import type { ResolveEntry } from '../config/config.js';
+import { cachingLookup } from './dns-cache.js';
+
+export interface DispatcherOptions {
+  readonly resolve: readonly ResolveEntry[];
+  readonly connectTimeoutMs: number;
+  /** Connections kept per origin: requests in flight to one host at most. */
+  readonly connectionsPerOrigin: number;
+  readonly userAgent?: string;
+}
+
+/**
+ * The undici Agent every fetch goes through: keep-alive connections per origin, a DNS cache, and
+ * curl-style `--resolve HOST:PORT:ADDRESS` overrides (the Host header and TLS server name stay those
+ * of the URL, so tests and users can point real names at loopback).
+ *
+ * @example
+ * const agent = createDispatcher({ resolve: [{ host: 'www.a.test', port: 80, address: '127.0.0.1' }], connectTimeoutMs: 10_000, connectionsPerOrigin: 1 });
+ */
+export function createDispatcher(opts: DispatcherOptions): Dispatcher {
+  const overrides = new Map(opts.resolve.map((r) => [`${r.host.toLowerCase()}:${r.port}`, r.address.replace(/^\[|\]$/g, '')]));
+  const connector = buildConnector({ timeout: opts.connectTimeoutMs || null, lookup: cachingLookup() } as buildConnector.BuildOptions);
+  const connect: buildConnector.connector = (options, callback) => {
+    const port = Number(options.port) || (options.protocol === 'https:' ? 443 : 80);
+    const hostname = options.hostname.replace(/^\[|\]$/g, '');
+    const address = overrides.get(`${hostname.toLowerCase()}:${port}`);
+    if (address === undefined) return connector(options, callback);
+    return connector({ ...options, hostname: address, servername: options.servername ?? hostname }, callback);
+  };
+  return new Agent({
+    connect,
+    connections: Math.max(1, opts.connectionsPerOrigin),
+    keepAliveTimeout: 10_000,
+    keepAliveMaxTimeout: 60_000,
+  });
+}

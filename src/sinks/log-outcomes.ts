@@ -1,0 +1,40 @@
+import { tap, type MonoTypeOperatorFunction } from 'rxjs';
+import type { Outcome } from '../engine/outcome.js';
+import type { CrawlLogger } from '../log/create-logger.js';
+
+/**
+ * Logs each outcome at the level SPEC §3 gives it: a `page` line per document (log-level 1),
+ * a warning per failure, redirects, retries and skips as debug (log-level 2).
+ *
+ * @example
+ * crawl(spec).pipe(logOutcomes(log)).subscribe();
+ * //=> {"level":25,"url":"http://a.test/","status":200,"type":"html","ms":12,"msg":"fetched"}
+ */
+export function logOutcomes(log: CrawlLogger): MonoTypeOperatorFunction<Outcome> {
+  const pages = log.isLevelEnabled('page');
+  const debug = log.isLevelEnabled('debug');
+  return tap((out) => {
+    switch (out.kind) {
+      case 'document':
+        if (pages)
+          log.page(
+            { url: out.req.url, status: out.status, type: out.doc.type, bytes: out.bytes, ms: out.durationMs, depth: out.req.depth, links: out.links.length, ...(out.record ? {} : { noindex: true }) },
+            'fetched',
+          );
+        break;
+      case 'failed':
+        log.warn({ url: out.req.url, code: out.code, ...(out.status ? { status: out.status } : {}), attempts: out.req.attempt + 1 }, out.message);
+        break;
+      case 'redirect':
+        if (debug) log.debug({ url: out.req.url, status: out.status, location: out.location }, 'redirect');
+        break;
+      case 'retry':
+        if (pages) log.page({ url: out.req.url, code: out.code, attempt: out.retry.attempt }, `will retry: ${out.message}`);
+        break;
+      case 'skipped':
+        if (out.reason === 'robots-unavailable' || out.reason === 'crawl-delay') log.warn({ url: out.req.url, reason: out.reason }, out.message ?? 'skipped');
+        else if (debug) log.debug({ url: out.req.url, reason: out.reason }, out.message ?? 'skipped');
+        break;
+    }
+  });
+}

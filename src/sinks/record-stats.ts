@@ -1,0 +1,13 @@
+import { tap, type MonoTypeOperatorFunction } from 'rxjs';
+import type { CrawlStats } from '../engine/crawl-stats.js';
+import type { Outcome } from '../engine/outcome.js';
+
+/**
+ * Counts every outcome in the crawl's stats (documents by type, status, host; failures; drops).
+ *
+ * @example
+ * crawl(spec).pipe(recordStats(stats)).subscribe(); stats.summary() //=> { documents: 12, ... }
+ */
+export function recordStats(stats: CrawlStats): MonoTypeOperatorFunction<Outcome> {
+  return tap((out) => stats.record(out));
+}

@@ -1,0 +1,32 @@
+import { filter, type MonoTypeOperatorFunction } from 'rxjs';
+import type { Candidate } from '../frontier/crawl-request.js';
+import type { FilterReason } from '../url/filter-reason.js';
+
+/** A candidate link on its way through admission, normalized once. */
+export interface Admissible {
+  readonly candidate: Candidate;
+  /** The normalized URL. */
+  readonly url: string;
+  readonly parsed: URL;
+}
+
+/** Told of every URL admission drops, with the reason (stats count it, log-level 2 logs it). */
+export type DropReport = (reason: FilterReason, href: string, detail?: string) => void;
+
+/**
+ * Builds an admission filter: keeps what `reasonOf` finds nothing against, reports the rest.
+ *
+ * @example
+ * const tooDeep = dropWhen<Admissible>(report, (a) => (a.candidate.depth > 20 ? 'too-deep' : undefined));
+ */
+export function dropWhen<T extends { readonly url: string }>(
+  report: DropReport,
+  reasonOf: (value: T) => FilterReason | undefined,
+): MonoTypeOperatorFunction<T> {
+  return filter((value) => {
+    const reason = reasonOf(value);
+    if (reason === undefined) return true;
+    report(reason, value.url);
+    return false;
+  });
+}

@@ -1,0 +1,77 @@
+import { from, mergeMap, of, type Observable, type OperatorFunction } from 'rxjs';
+import type { CrawlRequest } from '../frontier/crawl-request.js';
+import type { Politeness } from '../frontier/politeness.js';
+import { fetchDocument, type FetchOptions, type FetchResponse, type Validators } from '../fetch/fetch-document.js';
+import { FetchError } from '../fetch/fetch-error.js';
+import type { Outcome, UnitValue } from '../engine/outcome.js';
+import { retryAfterMs, retryDelayMs } from './retry-delay.js';
+
+export interface FetchPageOptions extends FetchOptions {
+  readonly politeness: Politeness;
+  readonly maxRetries: number;
+  readonly maxRedirects: number;
+  /** Stored validators of a page already crawled (recrawl): makes the request conditional. */
+  readonly validatorsOf?: (req: CrawlRequest) => Validators | undefined;
+}
+
+/** The longest Retry-After honoured; a server asking for more is given up on for this crawl. */
+const MAX_RETRY_AFTER_MS = 600_000;
+
+/**
+ * Fetches a request and sorts the answer: 2xx (and 304 on recrawl) go on to parsing; a redirect
+ * becomes a new link for the filters; 429, 5xx and network errors are retried with back-off
+ * (honouring Retry-After) up to `max-retries`; anything else fails with a named code.
+ *
+ * @example
+ * of(req).pipe(fetchPage(opts)) //=> { kind: 'fetched', req, response } or an Outcome
+ */
+export function fetchPage(opts: FetchPageOptions): OperatorFunction<UnitValue, UnitValue> {
+  return mergeMap((value): Observable<UnitValue> => {
+    if ('kind' in value) return of(value);
+    const req = value;
+    return from(
+      fetchDocument(req.url, opts, opts.validatorsOf?.(req)).then(
+        (response) => classify(req, response, opts),
+        (err: unknown) => failure(req, err as FetchError, opts),
+      ),
+    );
+  });
+}
+
+function classify(req: CrawlRequest, response: FetchResponse, opts: FetchPageOptions): UnitValue {
+  const { status } = response;
+  opts.politeness.recordFetch(req.host, response.durationMs);
+  if ((status >= 200 && status < 300) || status === 304) return { kind: 'fetched', req, response };
+  const location = response.headers['location'];
+  if (status >= 300 && status < 400 && location !== undefined) {
+    if (req.redirects >= opts.maxRedirects)
+      return { kind: 'failed', req, status, code: 'too-many-redirects', message: `more than ${opts.maxRedirects} redirects` };
+    const links = [{ href: location, base: req.url, depth: req.depth, originalUrl: req.originalUrl, redirects: req.redirects + 1, referrer: req.url }];
+    return { kind: 'redirect', req, status, location, links };
+  }
+  if (status === 429 || status >= 500) {
+    const asked = retryAfterMs(response.headers['retry-after']);
+    if (req.attempt < opts.maxRetries && (asked === undefined || asked <= MAX_RETRY_AFTER_MS)) {
+      opts.politeness.backoff(req.host, asked ?? retryDelayMs(req.attempt));
+      return retry(req, `http-${status}`, `HTTP ${status}${asked !== undefined ? `, Retry-After ${asked / 1000} s` : ''}`);
+    }
+  }
+  return { kind: 'failed', req, status, code: `http-${status}`, message: `HTTP ${status}` };
+}
+
+function failure(req: CrawlRequest, err: FetchError, opts: FetchPageOptions): Outcome {
+  opts.politeness.recordFetch(req.host, 0);
+  if (err.action === 'retry' && req.attempt < opts.maxRetries) {
+    opts.politeness.backoff(req.host, retryDelayMs(req.attempt));
+    return retry(req, err.code, err.message);
+  }
+  return { kind: 'failed', req, code: err.code, message: err.message };
+}
+
+const retry = (req: CrawlRequest, code: string, message: string): Outcome => ({
+  kind: 'retry',
+  req,
+  retry: { ...req, attempt: req.attempt + 1 },
+  code,
+  message,
+});

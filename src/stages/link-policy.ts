@@ -1,0 +1,26 @@
+import type { FilterReason } from '../url/filter-reason.js';
+
+/** Scope and accept/reject lists, shared by admission and by the index's link lines (SPEC §6). */
+export interface LinkPolicy {
+  /** Why a link (as written, and normalized) is not followed or listed; undefined when it passes. */
+  check(raw: string, normalized: string, parsed: URL): FilterReason | undefined;
+}
+
+/**
+ * Composes a scope test and an accept/reject list filter into one policy.
+ *
+ * @example
+ * const policy = linkPolicy(makeScope('host-scope', seeds), makeListFilter(accept, reject));
+ * policy.check('x.tmp', 'http://a.test/x.tmp', new URL('http://a.test/x.tmp')) //=> 'rejected'
+ */
+export function linkPolicy(
+  inScope: (url: URL) => boolean,
+  lists: (raw: string, normalized: string) => 'rejected' | 'not-accepted' | undefined,
+): LinkPolicy {
+  return {
+    check(raw, normalized, parsed) {
+      if (!inScope(parsed)) return 'out-of-scope';
+      return lists(raw, normalized);
+    },
+  };
+}

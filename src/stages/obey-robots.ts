@@ -1,0 +1,54 @@
+import { from, mergeMap, of, type Observable, type OperatorFunction } from 'rxjs';
+import type { CrawlRequest } from '../frontier/crawl-request.js';
+import type { Politeness } from '../frontier/politeness.js';
+import type { RobotsCache, RobotsVerdict } from '../robots/robots-cache.js';
+import type { Outcome, UnitValue } from '../engine/outcome.js';
+import { originOf } from '../url/url-parts.js';
+import { retryDelayMs } from './retry-delay.js';
+
+export interface ObeyRobotsOptions {
+  readonly robots: RobotsCache;
+  readonly politeness: Politeness;
+  /** The full User-Agent: its product token picks the robots.txt group. */
+  readonly userAgent: string;
+  readonly maxRetries: number;
+  /** A Crawl-delay above this skips the host. 0 = no limit. */
+  readonly maxCrawlDelayMs: number;
+}
+
+/**
+ * Lets a request through only if its origin's robots.txt allows it. The first request to an origin
+ * fetches robots.txt while it holds that host's slot, so the fetch is itself polite. A robots.txt
+ * that cannot be had (5xx, network) is retried like a page, then the origin's URLs are dropped as
+ * `robots-unavailable`.
+ *
+ * @example
+ * of(req).pipe(obeyRobots({ robots, politeness, userAgent: 'tarantula/1', maxRetries: 2, maxCrawlDelayMs: 60_000 }))
+ * //=> req, or { kind: 'skipped', reason: 'robots' }
+ */
+export function obeyRobots(opts: ObeyRobotsOptions): OperatorFunction<UnitValue, UnitValue> {
+  return mergeMap((value): Observable<UnitValue> => {
+    if ('kind' in value) return of(value);
+    const req = value;
+    const origin = originOf(req.url);
+    const cached = opts.robots.peek(origin);
+    return cached ? of(judge(req, origin, cached, opts)) : from(opts.robots.get(origin).then((v) => judge(req, origin, v, opts)));
+  });
+}
+
+function judge(req: CrawlRequest, origin: string, verdict: RobotsVerdict, opts: ObeyRobotsOptions): UnitValue {
+  if (verdict.state === 'unavailable') {
+    if (req.attempt < opts.maxRetries) {
+      opts.politeness.backoff(req.host, retryDelayMs(req.attempt));
+      const retry: Outcome = { kind: 'retry', req, retry: { ...req, attempt: req.attempt + 1 }, code: verdict.code, message: verdict.message };
+      return retry;
+    }
+    opts.robots.giveUp(origin, verdict);
+    return { kind: 'skipped', req, reason: 'robots-unavailable', message: verdict.message };
+  }
+  const delay = opts.robots.crawlDelayMs(req.host);
+  if (opts.maxCrawlDelayMs > 0 && delay > opts.maxCrawlDelayMs)
+    return { kind: 'skipped', req, reason: 'crawl-delay', message: `Crawl-delay ${delay / 1000} s is above max-crawl-delay` };
+  if (!verdict.rules.isAllowed(req.url, opts.userAgent)) return { kind: 'skipped', req, reason: 'robots' };
+  return req;
+}

@@ -1,0 +1,27 @@
+import { filter, type MonoTypeOperatorFunction } from 'rxjs';
+import type { CrawlRequest } from '../frontier/crawl-request.js';
+import type { RobotsCache } from '../robots/robots-cache.js';
+import { originOf } from '../url/url-parts.js';
+import type { DropReport } from './admissible.js';
+
+/**
+ * Drops, during admission, URLs that an already cached robots.txt disallows, so they never take a
+ * fetch slot. URLs of origins whose robots.txt is not known yet pass: `obeyRobots` checks them in
+ * the unit. Runs after dedup so a disallowed URL linked from many pages is reported once.
+ *
+ * @example
+ * of(req).pipe(robotsAllowed(robots, 'tarantula/1', report)) //=> req, or nothing ('robots')
+ */
+export function robotsAllowed(robots: RobotsCache, userAgent: string, report: DropReport): MonoTypeOperatorFunction<CrawlRequest> {
+  return filter((req) => {
+    const verdict = robots.peek(originOf(req.url));
+    if (verdict === undefined) return true;
+    if (verdict.state === 'unavailable') {
+      report('robots-unavailable', req.url);
+      return false;
+    }
+    if (verdict.rules.isAllowed(req.url, userAgent)) return true;
+    report('robots', req.url);
+    return false;
+  });
+}

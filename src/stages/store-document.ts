@@ -1,0 +1,56 @@
+import { from, mergeMap, of, type Observable, type OperatorFunction } from 'rxjs';
+import type { Outcome, Parsed, UnitValue } from '../engine/outcome.js';
+import type { IndexRecord } from '../output/record.js';
+import type { MirrorStore } from '../store/mirror-store.js';
+
+/**
+ * Writes a parsed document into the mirror and makes its index record (SPEC §6). Runs inside the
+ * unit, so a slow disk holds the fetch slot instead of piling bodies up in memory. A noindex page is
+ * stored and counted but gets no record.
+ *
+ * @example
+ * of(parsed).pipe(storeDocument(store)) //=> { kind: 'document', record: { localPath: 'www.a.test/index.html', ... } }
+ */
+export function storeDocument(store: MirrorStore): OperatorFunction<UnitValue, UnitValue> {
+  return mergeMap((value): Observable<UnitValue> => {
+    if (!('kind' in value) || value.kind !== 'parsed') return of(value);
+    return from(store.save(new URL(value.req.url), value.doc.isHtml, value.response.body).then((localPath) => toDocument(value, localPath)));
+  });
+}
+
+function toDocument({ req, response, doc }: Parsed, localPath: string): Outcome {
+  const h = response.headers;
+  const record: IndexRecord | undefined = doc.noindex
+    ? undefined
+    : {
+        md5: req.key,
+        url: req.url,
+        originalUrl: req.originalUrl,
+        title: doc.title,
+        encoding: doc.encoding,
+        type: doc.type,
+        lastModified: h['last-modified'] ?? null,
+        serverDate: h['date'] ?? null,
+        status: response.status,
+        etag: h['etag'] ?? null,
+        localPath,
+        contentLength: response.body.length,
+        contentMd5: doc.contentMd5,
+        depth: req.depth,
+        fetchedAt: new Date(response.startedAt).toISOString(),
+        durationMs: response.durationMs,
+        duplicateOf: doc.duplicateOf,
+        ...(response.truncated ? { truncated: true } : {}),
+        links: doc.links,
+      };
+  return {
+    kind: 'document',
+    req,
+    status: response.status,
+    record,
+    doc,
+    bytes: response.body.length,
+    durationMs: response.durationMs,
+    links: doc.follow,
+  };
+}

@@ -1,0 +1,28 @@
+import type { MonoTypeOperatorFunction } from 'rxjs';
+import { exceedsPathRepetition } from '../url/trap-filters.js';
+import { dropWhen, type Admissible, type DropReport } from './admissible.js';
+
+export interface TrapLimits {
+  /** Characters of the normalized URL; 0 = no limit. */
+  readonly maxUrlLength: number;
+  /** Times one path segment may repeat; 0 = no limit. */
+  readonly maxPathRepetition: number;
+  /** Links from a seed; 0 = no limit. */
+  readonly maxDepth: number;
+}
+
+/**
+ * Spider-trap defences that need nothing but the URL: too long, a path segment repeated too often
+ * (`/a/b/a/b/a/b/...`), too many links from a seed. Cheapest checks first.
+ *
+ * @example
+ * of(admissible).pipe(trapLimits({ maxUrlLength: 2048, maxPathRepetition: 3, maxDepth: 20 }, report))
+ */
+export function trapLimits(limits: TrapLimits, report: DropReport): MonoTypeOperatorFunction<Admissible> {
+  return dropWhen<Admissible>(report, (a) => {
+    if (limits.maxDepth > 0 && a.candidate.depth > limits.maxDepth) return 'too-deep';
+    if (limits.maxUrlLength > 0 && a.url.length > limits.maxUrlLength) return 'too-long';
+    if (limits.maxPathRepetition > 0 && exceedsPathRepetition(a.parsed, limits.maxPathRepetition)) return 'path-repetition';
+    return undefined;
+  });
+}
