@@ -1,0 +1,17 @@
+import { oneLine } from './fields.js';
+import type { IndexRecord } from './record.js';
+
+/**
+ * One record as link-graph edges (SPEC §6): a `FROM<TAB>TO` line per link, nothing for a page
+ * without links.
+ *
+ * @example
+ * formatEdges(rec) //=> 'http://h/\thttp://h/a\nhttp://h/\thttp://h/b\n'
+ * @see readIndex
+ */
+export function formatEdges(rec: IndexRecord): string {
+  const from = oneLine(rec.url) + '\t';
+  let out = '';
+  for (const link of rec.links) out += from + oneLine(link.url) + '\n';
+  return out;
+}

@@ -1,0 +1,41 @@
+import type { IndexLink, IndexRecord } from './record.js';
+
+const SEPARATOR = /[\u2028\u2029]/;
+const SEPARATORS = /[\u2028\u2029]/g;
+const link = (l: IndexLink): IndexLink => ({ url: l.url, text: l.text });
+
+/**
+ * One record as a line of JSON (SPEC §6), the fields in the SPEC's order, `null` where the seed
+ * format has `-`, `truncated` only when true. U+2028/U+2029 are escaped too, because some line
+ * readers take them for line breaks.
+ *
+ * @example
+ * formatJsonl(rec) //=> '{"md5":"e3b0…","url":"http://h/",…,"duplicateOf":null,"links":[{"url":"http://h/a","text":"About"}]}\n'
+ * @see readIndex
+ */
+export function formatJsonl(rec: IndexRecord): string {
+  // an object literal, not a replacer array: V8's fast path keeps it ~4x faster, and it fixes the order
+  const out: Record<string, unknown> = {
+    md5: rec.md5,
+    url: rec.url,
+    originalUrl: rec.originalUrl,
+    title: rec.title,
+    encoding: rec.encoding,
+    type: rec.type,
+    lastModified: rec.lastModified,
+    serverDate: rec.serverDate,
+    status: rec.status,
+    etag: rec.etag,
+    localPath: rec.localPath,
+    contentLength: rec.contentLength,
+    contentMd5: rec.contentMd5,
+    depth: rec.depth,
+    fetchedAt: rec.fetchedAt,
+    durationMs: rec.durationMs,
+    duplicateOf: rec.duplicateOf,
+    links: rec.links.map(link),
+  };
+  if (rec.truncated === true) out.truncated = true;
+  const json = JSON.stringify(out);
+  return (SEPARATOR.test(json) ? json.replace(SEPARATORS, (c) => (c === '\u2028' ? '\\u2028' : '\\u2029')) : json) + '\n';
+}

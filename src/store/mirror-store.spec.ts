@@ -1,0 +1,113 @@
+import { createHash } from 'node:crypto';
+import * as fsp from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { MirrorStore } from './mirror-store.js';
+
+vi.mock('node:fs/promises', async (importOriginal) => {
+  const real = await importOriginal<typeof import('node:fs/promises')>();
+  return { ...real, mkdir: vi.fn(real.mkdir) };
+});
+
+const tag = (href: string): string => '~' + createHash('md5').update(href).digest('hex').slice(0, 8);
+const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
+
+let base: string;
+let repo: string;
+let store: MirrorStore;
+
+beforeEach(async () => {
+  base = await mkdtemp(join(tmpdir(), 'mirror-store-'));
+  repo = join(base, 'repo');
+  store = new MirrorStore(repo);
+});
+afterEach(async () => {
+  await rm(base, { recursive: true, force: true });
+});
+
+/** Every file under `dir`, relative, `/`-separated. */
+async function files(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name).slice(dir.length + 1).split('\\').join('/')).sort();
+}
+
+describe('MirrorStore', () => {
+  it('stores a document at HOST/PATH and returns that path', async () => {
+    expect(await store.save(new URL('http://www.ics.forth.gr/'), true, bytes('<p>home'))).toBe('www.ics.forth.gr/index.html');
+    expect(await store.save(new URL('http://h:8080/a/news'), true, bytes('news'))).toBe('h+8080/a/news.html');
+    expect(await readFile(join(repo, 'www.ics.forth.gr/index.html'), 'utf8')).toBe('<p>home');
+    expect(await files(base)).toEqual(['repo/h+8080/a/news.html', 'repo/www.ics.forth.gr/index.html']);
+  });
+
+  it('overwrites its own file when the same URL is saved again (recrawl)', async () => {
+    const url = new URL('http://h/page');
+    const first = await store.save(url, true, bytes('old'));
+    expect(await store.save(url, true, bytes('new'))).toBe(first);
+    expect((await store.read(first)).toString()).toBe('new');
+    expect(await files(repo)).toEqual(['h/page.html']);
+  });
+
+  it('tags a folder that a file already blocks with the later URL', async () => {
+    expect(await store.save(new URL('http://h/a'), false, bytes('file a'))).toBe('h/a');
+    const later = 'http://h/a/b/c.pdf';
+    expect(await store.save(new URL(later), false, bytes('c'))).toBe(`h/a${tag(later)}/b/c.pdf`);
+    expect(await store.save(new URL(later), false, bytes('c2'))).toBe(`h/a${tag(later)}/b/c.pdf`);
+    expect((await store.read('h/a')).toString()).toBe('file a');
+  });
+
+  it('tags a file that a folder already blocks with the later URL, before its extension', async () => {
+    await store.save(new URL('http://h/x.pdf/y'), false, bytes('y'));
+    await store.save(new URL('http://h/a/b'), false, bytes('b'));
+    const pdf = await store.save(new URL('http://h/x.pdf'), false, bytes('pdf'));
+    const bare = await store.save(new URL('http://h/a'), false, bytes('a'));
+    expect([pdf, bare]).toEqual([`h/x${tag('http://h/x.pdf')}.pdf`, `h/a${tag('http://h/a')}`]);
+    expect((await store.read(pdf)).toString()).toBe('pdf');
+    expect(await store.save(new URL('http://h/x.pdf'), false, bytes('pdf2'))).toBe(pdf);
+  });
+
+  it('finds the same places again from what is on disk, in a new process', async () => {
+    await store.save(new URL('http://h/a'), false, bytes('a'));
+    const first = await store.save(new URL('http://h/a/b'), false, bytes('b'));
+    const again = new MirrorStore(repo);
+    expect(await again.save(new URL('http://h/a/b'), false, bytes('b2'))).toBe(first);
+    expect(await again.save(new URL('http://h/a'), false, bytes('a2'))).toBe('h/a');
+  });
+
+  it('stores concurrent saves into one new folder, and racing file/folder pairs, without losing any', async () => {
+    const urls = Array.from({ length: 40 }, (_, i) => new URL(`http://h/deep/new/folder/p${i}.html`));
+    urls.push(new URL('http://h/r'), new URL('http://h/r/s'), new URL('http://h/t/u'), new URL('http://h/t'));
+    const paths = await Promise.all(urls.map((u) => store.save(u, false, bytes(u.href))));
+    expect(new Set(paths).size).toBe(urls.length);
+    for (const [i, path] of paths.entries()) expect((await store.read(path)).toString()).toBe(urls[i]?.href);
+    expect((await files(repo)).some((f) => f.includes('#tmp'))).toBe(false);
+  });
+
+  it('makes each folder once, not once per page', async () => {
+    const mkdir = vi.mocked(fsp.mkdir);
+    mkdir.mockClear();
+    for (let i = 0; i < 20; i++) await store.save(new URL(`http://h/a/b/${i}`), false, bytes('x'));
+    expect(mkdir).toHaveBeenCalledTimes(1);
+  });
+
+  it('writes nothing outside the repository for hostile URLs', async () => {
+    const hostile = ['http://h/../../x', 'http://../..', 'http://h/..%2F..%2Fx', 'http://h/%2e%2e/y', 'http://h/con',
+      `http://h/${'z'.repeat(400)}`, 'http://h/a\\..\\..\\b', 'http://[::1]:81/?../../q'];
+    for (const href of hostile) await store.save(new URL(href), true, bytes(href));
+    expect((await files(base)).every((f) => f.startsWith('repo/'))).toBe(true);
+    expect(await files(repo)).toHaveLength(hostile.length);
+  });
+
+  it('refuses to read outside the repository', async () => {
+    await writeFile(join(base, 'secret'), 'no');
+    await expect(store.read('../secret')).rejects.toThrow(/outside the repository/);
+    await expect(store.read('/etc/passwd')).rejects.toThrow(/outside the repository/);
+  });
+
+  it('fails, leaving no temporary file, when the repository cannot be written', async () => {
+    await writeFile(repo, 'a file, not a folder');
+    await expect(store.save(new URL('http://h/x'), false, bytes('x'))).rejects.toThrow();
+    expect(await files(base)).toEqual(['repo']);
+  });
+});

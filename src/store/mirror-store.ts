@@ -1,0 +1,134 @@
+import { createHash } from 'node:crypto';
+import { lstat, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { join, resolve, sep } from 'node:path';
+import { mirrorPath } from './mirror-path.js';
+
+/** Errors that mean "something already stands at that name" (a file, or a folder). */
+const TAKEN = new Set(['EEXIST', 'ENOTDIR', 'EISDIR', 'ENOTEMPTY', 'EPERM', 'EACCES']);
+let tempCounter = 0;
+
+const codeOf = (err: unknown): string | undefined => (err as NodeJS.ErrnoException | null)?.code;
+
+/** `name~1a2b3c4d`, the suffix before a short extension so the file keeps its type (`a~1a2b3c4d.pdf`). */
+const tagName = (name: string, tag: string, isFile: boolean): string => {
+  const dot = isFile ? name.lastIndexOf('.') : -1;
+  return dot > 0 && name.length - dot <= 9 ? name.slice(0, dot) + tag + name.slice(dot) : name + tag;
+};
+
+/**
+ * The local mirror of a crawl (SPEC §6): each document at `REPOSITORY/HOST/PATH` as
+ * {@link mirrorPath} names it. Every file is written whole (a temporary file in the same folder,
+ * then a rename), so a crash never leaves half a document under its name. When a file stands where
+ * a folder is needed, or a folder where a file is needed, the later document's colliding name gets
+ * `~` and the first 8 hex digits of the MD5 of its URL. Saving a URL again overwrites its own file.
+ * Folders already made are remembered, so a page costs one write and one rename.
+ *
+ * @example
+ * const store = new MirrorStore('./testbedcsdics');
+ * await store.save(new URL('http://www.ics.forth.gr/'), true, body) //=> 'www.ics.forth.gr/index.html'
+ * await store.read('www.ics.forth.gr/index.html')                  //=> <Buffer ...>
+ */
+export class MirrorStore {
+  readonly root: string;
+  /** Folders (relative, `/`-separated) known to exist. Grows with the number of folders, not pages. */
+  private readonly dirs = new Set<string>();
+
+  constructor(repository: string) {
+    this.root = resolve(repository);
+  }
+
+  /**
+   * Stores one document; concurrent saves are safe, also into the same new folder.
+   * @returns where it went, relative to the repository, with `/` separators
+   */
+  async save(url: URL, isHtml: boolean, body: Uint8Array): Promise<string> {
+    const segments = mirrorPath(url, isHtml);
+    const name = segments.pop() as string; // mirrorPath gives the host folder and a file name at least
+    const tag = '~' + createHash('md5').update(url.href).digest('hex').slice(0, 8);
+    const dir = await this.ensureDir(segments, tag);
+    // `#` never occurs in a mirror name, so a temporary file cannot take a document's place
+    const temp = join(this.root, dir, `#tmp-${process.pid}-${tempCounter++}`);
+    try {
+      await writeFile(temp, body);
+      let target = `${dir}/${name}`;
+      if (!(await this.place(temp, target))) {
+        target = `${dir}/${tagName(name, tag, true)}`;
+        if (!(await this.place(temp, target))) throw new Error(`mirror: cannot store ${url.href} at ${target}`);
+      }
+      return target;
+    } catch (err) {
+      await rm(temp, { force: true });
+      throw err;
+    }
+  }
+
+  /**
+   * The stored copy at a `localPath` that {@link save} returned (e.g. for a 304 on recrawl).
+   * Refuses paths that would lead outside the repository, since index files can be edited by hand.
+   */
+  async read(localPath: string): Promise<Buffer> {
+    const path = resolve(this.root, localPath);
+    if (!path.startsWith(this.root + sep)) throw new Error(`mirror: ${localPath} is outside the repository`);
+    return readFile(path);
+  }
+
+  /** Renames the temporary file over `target`; false when a folder stands there. */
+  private async place(temp: string, target: string): Promise<boolean> {
+    try {
+      await rename(temp, join(this.root, target));
+      return true;
+    } catch (err) {
+      if (!TAKEN.has(codeOf(err) ?? '') || !(await this.isDir(target))) throw err;
+      return false;
+    }
+  }
+
+  /** Makes the folders of `segments` (fast path: one recursive mkdir) and returns the folder used. */
+  private async ensureDir(segments: readonly string[], tag: string): Promise<string> {
+    const wanted = segments.join('/');
+    if (this.dirs.has(wanted)) return wanted;
+    try {
+      await mkdir(join(this.root, wanted), { recursive: true });
+      for (let i = segments.length, path = wanted; i > 0; i--, path = path.slice(0, path.lastIndexOf('/'))) {
+        if (this.dirs.has(path)) break;
+        this.dirs.add(path);
+      }
+      return wanted;
+    } catch (err) {
+      if (!TAKEN.has(codeOf(err) ?? '')) throw err;
+    }
+    // A file stands where a folder is needed: walk down, giving the blocked folder this URL's tag.
+    let path = '';
+    for (const segment of segments) {
+      let next = path === '' ? segment : `${path}/${segment}`;
+      if (!(await this.makeDir(next))) {
+        next = path === '' ? segment + tag : `${path}/${segment}${tag}`;
+        if (!(await this.makeDir(next))) throw new Error(`mirror: cannot make folder ${next}`);
+      }
+      path = next;
+    }
+    return path;
+  }
+
+  /** Makes one folder whose parent exists; false when a file stands there. */
+  private async makeDir(path: string): Promise<boolean> {
+    if (this.dirs.has(path)) return true;
+    try {
+      await mkdir(join(this.root, path));
+    } catch (err) {
+      const code = codeOf(err);
+      if (code !== 'EEXIST' && code !== 'ENOTDIR') throw err;
+      if (!(await this.isDir(path))) return false;
+    }
+    this.dirs.add(path);
+    return true;
+  }
+
+  private async isDir(path: string): Promise<boolean> {
+    try {
+      return (await lstat(join(this.root, path))).isDirectory();
+    } catch {
+      return false;
+    }
+  }
+}
