@@ -38,7 +38,11 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (err: unknown) => {
-    if (err instanceof ConfigError) {
+    const exit = (err as { exitCode?: number }).exitCode;
+    if (exit !== undefined) {
+      process.stderr.write(`tarantula: ${(err as Error).message}\n`);
+      process.exitCode = exit;
+    } else if (err instanceof ConfigError) {
       process.stderr.write(`tarantula: ${err.message}\n`);
       process.exitCode = EXIT.badConfig;
     } else {

@@ -1,4 +1,4 @@
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import { Subject, timer, type Observable } from 'rxjs';
@@ -7,21 +7,36 @@ import { crawl } from '../engine/crawl.js';
 import { createCrawlContext, type CrawlContext } from '../engine/crawl-context.js';
 import { defaultSpec } from '../engine/default-spec.js';
 import type { Outcome } from '../engine/outcome.js';
+import { fingerprintSet } from '../frontier/seen-set.js';
 import type { CrawlLogger } from '../log/create-logger.js';
 import { IndexWriter } from '../output/index-writer.js';
+import { journalOutcomes } from '../sinks/journal-outcomes.js';
 import { logOutcomes } from '../sinks/log-outcomes.js';
 import { recordStats } from '../sinks/record-stats.js';
 import { writeIndex } from '../sinks/write-index.js';
+import { openCrawlState } from '../state/crawl-state.js';
 
 /** Exit statuses of SPEC §2. */
 export const EXIT = { ok: 0, cannotRun: 1, badConfig: 2, sigint: 130, sigterm: 143 } as const;
 
+/** setTimeout's ceiling: a longer time limit is checked again when this much has passed. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 export interface RunCrawlOptions {
   readonly stdout: Writable;
-  /** Builds the pipeline from the crawl's context; the default is SPEC §1's crawl with its sinks. */
-  readonly pipeline?: (ctx: CrawlContext, stop: Observable<unknown>) => Observable<unknown>;
+  /**
+   * Builds the pipeline from the crawl's context and the index writers; the default is SPEC §1's
+   * crawl with its sinks. It must complete when `stop` emits.
+   */
+  readonly pipeline?: (ctx: CrawlContext, sinks: CrawlSinks) => Observable<unknown>;
   /** Whether SIGINT/SIGTERM stop this crawl (the CLI); a library caller may handle them itself. */
   readonly handleSignals?: boolean;
+}
+
+/** What a pipeline needs besides the context: the stop signal and the index writers. */
+export interface CrawlSinks {
+  readonly stop: Observable<unknown>;
+  readonly writers: readonly IndexWriter[];
 }
 
 export interface RunCrawlResult {
@@ -29,72 +44,113 @@ export interface RunCrawlResult {
   readonly ctx: CrawlContext;
 }
 
+/** The default pipeline of `tarantula crawl`: SPEC §1's crawl, then stats, log, journal and index. */
+export function defaultPipeline(ctx: CrawlContext, { stop, writers }: CrawlSinks): Observable<Outcome> {
+  return crawl({ ...defaultSpec(ctx), stop }).pipe(
+    recordStats(ctx.stats),
+    logOutcomes(ctx.log),
+    journalOutcomes(ctx.state.journal),
+    writeIndex(writers),
+  );
+}
+
 /**
- * Runs one crawl to its end: prepares the repository, opens the index writers, crawls, and on every
- * way out (done, limit, signal, broken pipe) flushes the sinks and writes the end-of-crawl stats.
+ * Runs one crawl to its end: prepares the repository and its state (resuming an interrupted crawl,
+ * or starting a recrawl of a completed one), opens the index writers, crawls, and on every way out
+ * (done, limit, signal, broken pipe) flushes the sinks and writes the end-of-crawl stats.
  *
  * @example
  * const { exitCode } = await runCrawl(config, log, { stdout: process.stdout, handleSignals: true });
  */
 export async function runCrawl(config: CrawlerConfig, log: CrawlLogger, opts: RunCrawlOptions): Promise<RunCrawlResult> {
-  const ctx = createCrawlContext(config, log);
   const repo = resolve(config.repository);
+  const seen = fingerprintSet();
+  let state;
   try {
     await mkdir(repo, { recursive: true });
     const probe = join(repo, `.tarantula-probe-${process.pid}`);
     await writeFile(probe, '');
     await rm(probe);
+    state = await openCrawlState(repo, seen);
   } catch (err) {
-    log.error({ repository: config.repository, err: (err as Error).message }, 'the repository is not writable');
-    await ctx.close();
-    return { exitCode: EXIT.cannotRun, ctx };
+    log.error(`the repository ${config.repository} is not writable: ${(err as Error).message}`);
+    throw Object.assign(new Error(`the repository ${config.repository} is not writable: ${(err as Error).message}`), { exitCode: EXIT.cannotRun });
   }
+  const ctx = createCrawlContext(config, log, seen, state);
 
   const stop = new Subject<void>();
   let exitCode: number = EXIT.ok;
-  const halt = (code: number, why: string): void => {
+  let interrupted = false;
+  const halt = (code: number, why: string, hard: boolean): void => {
     if (exitCode === EXIT.ok) exitCode = code;
+    interrupted ||= hard;
     log.info({ reason: why }, 'stopping');
     stop.next();
-    ctx.abort.abort();
+    if (hard) ctx.abort.abort();
   };
 
-  const writers = [await IndexWriter.open(join(repo, 'index.txt'), { format: 'seed' })];
-  if (config.indexFile !== undefined) {
-    writers.push(
-      config.indexFile === '-'
-        ? await IndexWriter.open(opts.stdout, { format: config.indexFormat, onBrokenPipe: () => halt(EXIT.ok, 'stdout closed') })
-        : await IndexWriter.open(config.indexFile, { format: config.indexFormat }),
-    );
-  }
+  // A recrawl writes a new index and puts it in place when it completes (SPEC §5).
+  const indexPath = join(repo, 'index.txt');
+  const writing = state.recrawl ? `${indexPath}.new` : indexPath;
+  const files = [await IndexWriter.open(writing, { format: 'seed' })];
+  if (config.indexFile !== undefined && config.indexFile !== '-') files.push(await IndexWriter.open(config.indexFile, { format: config.indexFormat }));
+  await state.replay((rec) => files.forEach((w) => w.write(rec)));
+  const writers = [...files];
+  if (config.indexFile === '-')
+    writers.push(await IndexWriter.open(opts.stdout, { format: config.indexFormat, onBrokenPipe: () => halt(EXIT.ok, 'stdout closed', true) }));
+  ctx.frontier.pushAll(state.pending);
 
-  const onSigint = (): void => halt(EXIT.sigint, 'SIGINT');
-  const onSigterm = (): void => halt(EXIT.sigterm, 'SIGTERM');
+  const onSigint = (): void => halt(EXIT.sigint, 'SIGINT', true);
+  const onSigterm = (): void => halt(EXIT.sigterm, 'SIGTERM', true);
   if (opts.handleSignals) {
     process.on('SIGINT', onSigint);
     process.on('SIGTERM', onSigterm);
   }
-  const timeLimit = config.timeLimitMs > 0 ? timer(config.timeLimitMs).subscribe(() => halt(EXIT.ok, 'time-limit')) : undefined;
+  const limit = config.timeLimitMs;
+  const timeLimit = limit > 0 ? timer(Math.min(limit, MAX_TIMER_MS)).subscribe(() => halt(EXIT.ok, 'time-limit', false)) : undefined;
 
-  log.info({ seeds: config.startingPoints, repository: config.repository, scope: config.scope, traversal: config.traversal, threads: config.threads }, 'crawl started');
-  const pipeline =
-    opts.pipeline ??
-    ((c: CrawlContext, s: Observable<unknown>): Observable<Outcome> =>
-      crawl({ ...defaultSpec(c), stop: s }).pipe(recordStats(c.stats), logOutcomes(c.log), writeIndex(writers)));
+  log.info(
+    {
+      seeds: config.startingPoints,
+      repository: config.repository,
+      mode: state.recrawl ? 'recrawl' : 'crawl',
+      resumed: state.resumed,
+      ...(state.resumed ? { pending: state.pending.length, documentsBefore: state.documents } : {}),
+      ...(state.recrawl ? { knownPages: state.known.size } : {}),
+    },
+    state.resumed ? 'crawl resumed' : 'crawl started',
+  );
+  const pipeline = opts.pipeline ?? defaultPipeline;
+  let failed = false;
   try {
-    await new Promise<void>((done, fail) => pipeline(ctx, stop).subscribe({ complete: done, error: fail }));
+    await new Promise<void>((done, fail) => pipeline(ctx, { stop, writers }).subscribe({ complete: done, error: fail }));
   } catch (err) {
+    failed = true;
     log.error({ err }, 'the crawl failed');
     exitCode = EXIT.cannotRun;
   } finally {
     timeLimit?.unsubscribe();
     process.off('SIGINT', onSigint);
     process.off('SIGTERM', onSigterm);
-    for (const writer of writers) await writer.close().catch((err: unknown) => log.error({ err }, 'cannot write the index'));
-    const summary = { ...ctx.stats.summary(), pending: ctx.frontier.size };
-    await writeFile(join(repo, 'stats.json'), JSON.stringify(summary, null, 2) + '\n').catch(() => undefined);
-    log.info(summary, 'crawl finished');
-    await ctx.close();
+    await finish(ctx, writers, { completed: !interrupted && !failed, indexPath, writing });
   }
   return { exitCode, ctx };
+}
+
+async function finish(
+  ctx: CrawlContext,
+  writers: readonly IndexWriter[],
+  how: { completed: boolean; indexPath: string; writing: string },
+): Promise<void> {
+  const { log, state } = ctx;
+  for (const writer of writers) await writer.close().catch((err: unknown) => log.error({ err }, 'cannot write the index'));
+  if (how.completed) await state.complete();
+  await state.journal.close().catch((err: unknown) => log.error({ err }, 'cannot write the crawl journal'));
+  if (how.completed && how.writing !== how.indexPath) await rename(how.writing, how.indexPath);
+  const summary = { ...ctx.stats.summary(), pending: ctx.frontier.size, completed: how.completed, ...(state.recrawl ? { recrawl: ctx.stats.recrawlSummary() } : {}) };
+  await writeFile(join(resolve(ctx.config.repository), 'stats.json'), JSON.stringify(summary, null, 2) + '\n').catch((err: unknown) =>
+    log.error({ err }, 'cannot write stats.json'),
+  );
+  log.info(summary, how.completed ? 'crawl finished' : 'crawl interrupted; run the same command again to resume');
+  await ctx.close();
 }

@@ -7,6 +7,9 @@ import { portLinks } from '../demo/port-links.js';
 import { createLogger, flushLogger } from '../log/create-logger.js';
 import { runCrawl } from './run-crawl.js';
 
+/** The demo web's port, fixed so that a second `npm start` recrawls the same URLs; any free port if taken. */
+const DEMO_PORT = 47613;
+
 /**
  * `tarantula demo`: serves the bundled fixture web (fixtures/demo) on 127.0.0.1, points its host
  * names at it as `--resolve` would, crawls it with fixtures/demo/Crawler.conf (flags still
@@ -16,7 +19,10 @@ import { runCrawl } from './run-crawl.js';
  * await runDemo({}) //=> 0, with ./demo-output/index.txt written
  */
 export async function runDemo(overrides: ConfigOverrides): Promise<number> {
-  const server = await startFixtureServer({ root: DEMO_ROOT });
+  const server = await startFixtureServer({ root: DEMO_ROOT, port: DEMO_PORT }).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'EADDRINUSE') return startFixtureServer({ root: DEMO_ROOT });
+    throw err;
+  });
   try {
     const withPort = portLinks(DEMO_HOSTS, server.port);
     const loaded = await loadConfig(DEMO_CONF, { ...overrides, resolve: [...demoResolve(server.port), ...(overrides.resolve ?? [])] });

@@ -5,12 +5,13 @@ import { fetchDocument, type FetchOptions } from '../fetch/fetch-document.js';
 import { hostFrontier, type Frontier } from '../frontier/host-frontier.js';
 import type { CrawlRequest } from '../frontier/crawl-request.js';
 import { Politeness } from '../frontier/politeness.js';
-import { fingerprintSet, type SeenSet } from '../frontier/seen-set.js';
+import type { SeenSet } from '../frontier/seen-set.js';
 import type { CrawlLogger } from '../log/create-logger.js';
 import { RobotsCache } from '../robots/robots-cache.js';
 import { productToken } from '../robots/robots-txt.js';
 import type { DropReport } from '../stages/admissible.js';
 import { linkPolicy, type LinkPolicy } from '../stages/link-policy.js';
+import type { CrawlState } from '../state/crawl-state.js';
 import { MirrorStore } from '../store/mirror-store.js';
 import { makeScope } from '../url/scope.js';
 import { makeListFilter } from '../url/url-lists.js';
@@ -29,6 +30,8 @@ export interface CrawlContext {
   readonly stats: CrawlStats;
   readonly frontier: Frontier<CrawlRequest>;
   readonly seen: SeenSet;
+  /** Resume and recrawl state: the journal, what an interrupted run left, the last crawl's pages. */
+  readonly state: CrawlState;
   readonly robots: RobotsCache;
   readonly politeness: Politeness;
   readonly policy: LinkPolicy;
@@ -49,12 +52,13 @@ export interface CrawlContext {
  * Builds a crawl's shared state from its configuration.
  *
  * @example
- * const ctx = createCrawlContext(config, log);
+ * const seen = fingerprintSet();
+ * const ctx = createCrawlContext(config, log, seen, await openCrawlState(config.repository, seen));
  * crawl(defaultSpec(ctx)).subscribe();
  */
-export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger): CrawlContext {
+export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen: SeenSet, state: CrawlState): CrawlContext {
   const abort = new AbortController();
-  const stats = new CrawlStats();
+  const stats = new CrawlStats((url) => state.known.has(url));
   const dispatcher = createDispatcher({
     resolve: config.resolve,
     connectTimeoutMs: config.connectTimeoutMs,
@@ -91,7 +95,8 @@ export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger): Cra
     log,
     stats,
     frontier: hostFrontier<CrawlRequest>({ order: config.traversal, maxPerHost: config.maxPerHost, politeness }),
-    seen: fingerprintSet(),
+    seen,
+    state,
     robots,
     politeness,
     policy: linkPolicy(makeScope(config.scope, config.startingPoints), makeListFilter(config.acceptList, config.rejectList)),
@@ -99,7 +104,7 @@ export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger): Cra
     dispatcher,
     fetchOptions,
     agent: productToken(config.userAgent),
-    hostCounts: new Map(),
+    hostCounts: state.hostCounts,
     contentSeen: new Map(),
     report,
     abort,

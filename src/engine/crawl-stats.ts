@@ -34,6 +34,10 @@ export class CrawlStats {
   private readonly byHost = new Map<string, number>();
   private readonly failuresByCode = new Map<string, number>();
   private readonly droppedByReason = new Map<string, number>();
+  private readonly recrawl = { new: 0, changed: 0, unchanged: 0, gone: 0 };
+
+  /** `isKnown` tells the pages of the last crawl, to sort a recrawl's documents into new / changed / unchanged / gone. */
+  constructor(private readonly isKnown: (url: string) => boolean = () => false) {}
 
   record(out: Outcome): void {
     switch (out.kind) {
@@ -45,6 +49,9 @@ export class CrawlStats {
         bump(this.byGroup, TYPE_GROUPS[out.doc.type] ?? 'other');
         bump(this.byStatus, String(out.status));
         bump(this.byHost, out.req.host);
+        if (out.unchanged) this.recrawl.unchanged++;
+        else if (this.isKnown(out.req.url)) this.recrawl.changed++;
+        else this.recrawl.new++;
         break;
       case 'redirect':
         this.redirects++;
@@ -60,8 +67,13 @@ export class CrawlStats {
         this.failures++;
         bump(this.failuresByCode, out.code);
         if (out.status !== undefined) bump(this.byStatus, String(out.status));
+        if ((out.status === 404 || out.status === 410) && this.isKnown(out.req.url)) this.recrawl.gone++;
         break;
     }
+  }
+
+  recrawlSummary(): { new: number; changed: number; unchanged: number; gone: number } {
+    return { ...this.recrawl };
   }
 
   dropped(reason: string): void {
@@ -70,6 +82,7 @@ export class CrawlStats {
 
   summary(now = Date.now()) {
     const seconds = (now - this.startedAt) / 1000;
+    const usage = process.resourceUsage();
     return {
       documents: this.documents,
       indexed: this.indexed,
@@ -85,6 +98,8 @@ export class CrawlStats {
       topHosts: sorted(this.byHost, 10),
       failuresByCode: sorted(this.failuresByCode),
       droppedByReason: sorted(this.droppedByReason),
+      cpuSeconds: Math.round((usage.userCPUTime + usage.systemCPUTime) / 1000) / 1000,
+      peakRssMb: Math.round(usage.maxRSS / 1024),
     };
   }
 }

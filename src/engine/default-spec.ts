@@ -1,7 +1,10 @@
 import { catchError, from, map, mergeMap, of, pipe, type Observable, type OperatorFunction } from 'rxjs';
 import type { Candidate, CrawlRequest } from '../frontier/crawl-request.js';
 import { dedup } from '../stages/dedup.js';
+import type { Validators } from '../fetch/fetch-document.js';
 import { fetchPage } from '../stages/fetch-page.js';
+import { journalAdmissions } from '../stages/journal-admissions.js';
+import { reuseStored } from '../stages/reuse-stored.js';
 import { followPolicy } from '../stages/follow-policy.js';
 import { hostLimit } from '../stages/host-limit.js';
 import { normalizeLinks } from '../stages/normalize-links.js';
@@ -14,9 +17,25 @@ import type { CrawlContext } from './crawl-context.js';
 import type { CrawlSpec } from './crawl.js';
 import { linksOf, type Outcome, type UnitValue } from './outcome.js';
 
-/** Seeds as written in the configuration, at depth 0. */
+/**
+ * Seeds as written in the configuration, at depth 0; on recrawl, then every page of the last crawl
+ * (each is revalidated), at its old depth; on resume, links the interrupted run may have lost.
+ */
 export function seedsOf(ctx: CrawlContext): Observable<Candidate> {
-  return from(ctx.config.startingPoints.map((href): Candidate => ({ href, depth: 0, seed: true })));
+  const seeds = ctx.config.startingPoints.map((href): Candidate => ({ href, depth: 0, seed: true }));
+  const known = [...ctx.state.known.values()].map(
+    ({ record: r }): Candidate => ({ href: r.url, url: r.url, vetted: true, depth: r.depth, originalUrl: r.originalUrl }),
+  );
+  return from([...seeds, ...known.sort((a, b) => a.depth - b.depth), ...ctx.state.relinks]);
+}
+
+/** If-Modified-Since / If-None-Match for a page the last crawl stored (its Last-Modified, else its server Date). */
+function validatorsOf(ctx: CrawlContext): ((req: CrawlRequest) => Validators | undefined) | undefined {
+  if (ctx.state.known.size === 0) return undefined;
+  return (req) => {
+    const page = ctx.state.known.get(req.url);
+    return page && { etag: page.record.etag, lastModified: page.record.lastModified ?? page.record.serverDate };
+  };
 }
 
 /** Admission, cheapest checks first (STYLE habit 12): normalize, traps, scope and lists, host cap, seen-set, cached robots. */
@@ -29,6 +48,7 @@ export function defaultAdmit(ctx: CrawlContext): OperatorFunction<Candidate, Cra
     hostLimit(c.maxPagesPerHost, ctx.hostCounts, ctx.report),
     dedup(ctx.seen, ctx.report),
     robotsAllowed(ctx.robots, c.userAgent, ctx.report),
+    journalAdmissions(ctx.state.journal),
   );
 }
 
@@ -39,7 +59,8 @@ export function defaultUnit(ctx: CrawlContext): OperatorFunction<CrawlRequest, O
     req$.pipe(
       (r$): Observable<UnitValue> => r$,
       obeyRobots({ robots: ctx.robots, politeness: ctx.politeness, userAgent: c.userAgent, maxRetries: c.maxRetries, maxCrawlDelayMs: c.maxCrawlDelayMs }),
-      fetchPage({ ...ctx.fetchOptions, politeness: ctx.politeness, maxRetries: c.maxRetries, maxRedirects: c.maxRedirects }),
+      fetchPage({ ...ctx.fetchOptions, politeness: ctx.politeness, maxRetries: c.maxRetries, maxRedirects: c.maxRedirects, validatorsOf: validatorsOf(ctx) }),
+      reuseStored(ctx.state.known, ctx.store),
       parseDocument({
         policy: ctx.policy,
         agent: ctx.agent,
@@ -78,6 +99,7 @@ export function failSafe(unit: OperatorFunction<CrawlRequest, Outcome>): Operato
  */
 export function defaultSpec(ctx: CrawlContext, seeds: Observable<Candidate> = seedsOf(ctx)): CrawlSpec<Outcome> {
   const max = ctx.config.maxPageNumber;
+  const before = ctx.state.documents;
   return {
     seeds,
     admit: defaultAdmit(ctx),
@@ -86,6 +108,6 @@ export function defaultSpec(ctx: CrawlContext, seeds: Observable<Candidate> = se
     requeue: (out) => (out.kind === 'retry' ? out.retry : undefined),
     frontier: ctx.frontier,
     concurrency: ctx.config.threads,
-    ...(max > 0 ? { mayStart: (active: number) => ctx.stats.documents + active < max } : {}),
+    ...(max > 0 ? { mayStart: (active: number) => before + ctx.stats.documents + active < max } : {}),
   };
 }

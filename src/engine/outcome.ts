@@ -8,6 +8,8 @@ export interface Fetched {
   readonly kind: 'fetched';
   readonly req: CrawlRequest;
   readonly response: FetchResponse;
+  /** On recrawl, the record of a document the server said is unchanged (304): its body is the stored copy. */
+  readonly kept?: IndexRecord;
 }
 
 /** What a parser learned of a fetched document. */
@@ -31,6 +33,7 @@ export interface Parsed {
   readonly req: CrawlRequest;
   readonly response: FetchResponse;
   readonly doc: DocumentInfo;
+  readonly kept?: IndexRecord;
 }
 
 /** How one request ended. Every request yields exactly one; per-URL failures are values, never errors. */
@@ -41,6 +44,9 @@ export type Outcome =
       readonly status: number;
       /** Undefined when the page said noindex: counted, but not in the index. */
       readonly record: IndexRecord | undefined;
+      readonly contentType: string | null;
+      /** True when a recrawl found it unchanged (304) and kept the stored copy and record. */
+      readonly unchanged: boolean;
       readonly doc: DocumentInfo;
       readonly bytes: number;
       readonly durationMs: number;

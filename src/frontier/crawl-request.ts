@@ -29,6 +29,8 @@ export interface Candidate {
   readonly base?: string;
   readonly depth: number;
   readonly referrer?: string;
+  /** Set when the parser already checked `url` against scope and the accept/reject lists. */
+  readonly vetted?: boolean;
   /** Set for seeds: they bypass scope and the accept/reject lists (SPEC §4). */
   readonly seed?: boolean;
   /** Set for redirect targets: the chain's original link and hop count. */

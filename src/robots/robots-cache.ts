@@ -5,8 +5,8 @@ import { RobotsTxt, parseRobotsTxt } from './robots-txt.js';
 /** What is known of an origin's robots.txt. */
 export type RobotsVerdict =
   | { readonly state: 'ready'; readonly rules: RobotsTxt }
-  /** 5xx or network failure: everything disallowed for now; `code` says why. */
-  | { readonly state: 'unavailable'; readonly code: string; readonly message: string };
+  /** 5xx or network failure: everything disallowed for now; `code` says why, `retry` whether trying again may help. */
+  | { readonly state: 'unavailable'; readonly code: string; readonly message: string; readonly retry: boolean };
 
 export interface RobotsCacheOptions {
   /** Fetches a URL without following redirects (the cache follows them itself). */
@@ -91,7 +91,7 @@ export class RobotsCache {
         res = await this.opts.fetch(url);
       } catch (err) {
         const e = err instanceof FetchError ? err : new FetchError('network', String(err), 'retry');
-        return { state: 'unavailable', code: e.code, message: `${url}: ${e.message}` };
+        return { state: 'unavailable', code: e.code, message: `${url}: ${e.message}`, retry: e.action === 'retry' };
       }
       const location = res.headers['location'];
       if (res.status >= 300 && res.status < 400 && location) {
@@ -100,7 +100,7 @@ export class RobotsCache {
       }
       if (res.status >= 200 && res.status < 300) return { state: 'ready', rules: parseRobotsTxt(res.body) };
       if (res.status >= 400 && res.status < 500) return { state: 'ready', rules: RobotsTxt.allowAll() };
-      return { state: 'unavailable', code: `http-${res.status}`, message: `${url}: HTTP ${res.status}` };
+      return { state: 'unavailable', code: `http-${res.status}`, message: `${url}: HTTP ${res.status}`, retry: true };
     }
     // RFC 9309 §2.3.1.2: more redirects than followed means unreachable, treated like a 4xx.
     return { state: 'ready', rules: RobotsTxt.allowAll() };

@@ -38,7 +38,7 @@ export function obeyRobots(opts: ObeyRobotsOptions): OperatorFunction<UnitValue,
 
 function judge(req: CrawlRequest, origin: string, verdict: RobotsVerdict, opts: ObeyRobotsOptions): UnitValue {
   if (verdict.state === 'unavailable') {
-    if (req.attempt < opts.maxRetries) {
+    if (verdict.retry && req.attempt < opts.maxRetries) {
       opts.politeness.backoff(req.host, retryDelayMs(req.attempt));
       const retry: Outcome = { kind: 'retry', req, retry: { ...req, attempt: req.attempt + 1 }, code: verdict.code, message: verdict.message };
       return retry;

@@ -35,7 +35,11 @@ export interface ParseDocumentOptions {
  * of(fetched).pipe(parseDocument(opts)) //=> { kind: 'parsed', doc: { type: 'html', title: 'Home', links: [...] } }
  */
 export function parseDocument(opts: ParseDocumentOptions): OperatorFunction<UnitValue, UnitValue> {
-  return map((value) => ('kind' in value && value.kind === 'fetched' ? { kind: 'parsed', req: value.req, response: value.response, doc: describe(value, opts) } : value));
+  return map((value) =>
+    'kind' in value && value.kind === 'fetched'
+      ? { kind: 'parsed', req: value.req, response: value.response, doc: describe(value, opts), ...(value.kept ? { kept: value.kept } : {}) }
+      : value,
+  );
 }
 
 function describe({ req, response }: Fetched, opts: ParseDocumentOptions): DocumentInfo {

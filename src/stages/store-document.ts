@@ -6,7 +6,8 @@ import type { MirrorStore } from '../store/mirror-store.js';
 /**
  * Writes a parsed document into the mirror and makes its index record (SPEC §6). Runs inside the
  * unit, so a slow disk holds the fetch slot instead of piling bodies up in memory. A noindex page is
- * stored and counted but gets no record.
+ * stored and counted but gets no record. A document a recrawl found unchanged keeps its stored copy
+ * and its record.
  *
  * @example
  * of(parsed).pipe(storeDocument(store)) //=> { kind: 'document', record: { localPath: 'www.a.test/index.html', ... } }
@@ -14,15 +15,16 @@ import type { MirrorStore } from '../store/mirror-store.js';
 export function storeDocument(store: MirrorStore): OperatorFunction<UnitValue, UnitValue> {
   return mergeMap((value): Observable<UnitValue> => {
     if (!('kind' in value) || value.kind !== 'parsed') return of(value);
+    if (value.kept) return of(toDocument(value, value.kept.localPath));
     return from(store.save(new URL(value.req.url), value.doc.isHtml, value.response.body).then((localPath) => toDocument(value, localPath)));
   });
 }
 
-function toDocument({ req, response, doc }: Parsed, localPath: string): Outcome {
+function toDocument({ req, response, doc, kept }: Parsed, localPath: string): Outcome {
   const h = response.headers;
   const record: IndexRecord | undefined = doc.noindex
     ? undefined
-    : {
+    : kept ?? {
         md5: req.key,
         url: req.url,
         originalUrl: req.originalUrl,
@@ -48,6 +50,8 @@ function toDocument({ req, response, doc }: Parsed, localPath: string): Outcome 
     req,
     status: response.status,
     record,
+    contentType: h['content-type'] ?? null,
+    unchanged: kept !== undefined,
     doc,
     bytes: response.body.length,
     durationMs: response.durationMs,

@@ -1,0 +1,14 @@
+import { tap, type MonoTypeOperatorFunction } from 'rxjs';
+import type { CrawlRequest } from '../frontier/crawl-request.js';
+import type { JournalWriter } from '../state/journal-writer.js';
+
+/**
+ * Writes every admitted URL to the crawl journal, so that a killed crawl resumes with its frontier
+ * and seen-set intact. The last admission stage.
+ *
+ * @example
+ * pipe(normalizeLinks(report), ..., dedup(seen, report), journalAdmissions(journal))
+ */
+export function journalAdmissions(journal: JournalWriter): MonoTypeOperatorFunction<CrawlRequest> {
+  return tap((req) => journal.append(['a', req.url, req.depth, req.originalUrl, req.redirects]));
+}

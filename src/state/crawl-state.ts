@@ -1,0 +1,131 @@
+import { mkdir, open, rename, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Candidate, CrawlRequest } from '../frontier/crawl-request.js';
+import type { SeenSet } from '../frontier/seen-set.js';
+import type { IndexRecord } from '../output/record.js';
+import { hostKey } from '../url/url-parts.js';
+import { urlMd5 } from '../url/url-md5.js';
+import { JournalWriter } from './journal-writer.js';
+import { readJournal } from './read-journal.js';
+
+/** A page of the last completed crawl, as a recrawl needs it: conditional-request validators and its stored copy. */
+export interface KnownPage {
+  readonly record: IndexRecord;
+  readonly contentType: string | null;
+}
+
+/** What a crawl into a repository starts from (SPEC §5, resume and recrawl). */
+export interface CrawlState {
+  /** A previous run of this crawl was interrupted: it continues. */
+  readonly resumed: boolean;
+  /** The repository holds a completed crawl: pages are requested conditionally and the index replaced at the end. */
+  readonly recrawl: boolean;
+  /** The pages of the last completed crawl, by URL (empty unless recrawl). */
+  readonly known: ReadonlyMap<string, KnownPage>;
+  /** Admitted by the interrupted run and not yet done: they go straight back into the frontier. */
+  readonly pending: readonly CrawlRequest[];
+  /** Documents the interrupted run already fetched (they count towards max-page-number). */
+  readonly documents: number;
+  /** URLs admitted per host by the interrupted run (max-pages-per-host). */
+  readonly hostCounts: Map<string, number>;
+  readonly journal: JournalWriter;
+  /**
+   * Reads the interrupted run's journal again: each record it wrote goes to `onRecord` (to rebuild
+   * the index exactly), and links of its documents that were never admitted (lost with the last
+   * journal write) are put in {@link relinks}, to be admitted now.
+   */
+  replay(onRecord: (rec: IndexRecord) => void): Promise<void>;
+  /** Filled by {@link replay}: links and redirect targets of the interrupted run that may never have been admitted. */
+  readonly relinks: readonly Candidate[];
+  /** Marks the crawl complete: the next run into this repository is a recrawl. */
+  complete(): Promise<void>;
+}
+
+export const STATE_DIR = '.tarantula';
+
+/**
+ * Opens the crawl state kept in `REPOSITORY/.tarantula/`: an append-only journal of this crawl
+ * (`journal.jsonl`) and the journal of the last completed one (`previous.jsonl`). A completed journal
+ * found at start becomes `previous.jsonl` and a new crawl — a recrawl — begins.
+ *
+ * @example
+ * const state = await openCrawlState('./repository', seen);
+ * state.resumed //=> true after a kill; state.pending //=> the URLs still to fetch
+ */
+export async function openCrawlState(repository: string, seen: SeenSet): Promise<CrawlState> {
+  const dir = join(repository, STATE_DIR);
+  await mkdir(dir, { recursive: true });
+  const journalPath = join(dir, 'journal.jsonl');
+  const previousPath = join(dir, 'previous.jsonl');
+  if (await endsCompleted(journalPath)) await rename(journalPath, previousPath);
+
+  const known = new Map<string, KnownPage>();
+  for await (const e of readJournal(previousPath)) if (e[0] === 'd' && e[2] !== null) known.set(e[1], { record: e[2], contentType: e[3] });
+
+  const pending = new Map<string, CrawlRequest>();
+  const hostCounts = new Map<string, number>();
+  let documents = 0;
+  let resumed = false;
+  for await (const e of readJournal(journalPath)) {
+    resumed = true;
+    if (e[0] === 'a') {
+      const [, url, depth, originalUrl, redirects] = e;
+      const key = urlMd5(url);
+      seen.add(key);
+      const host = hostKey(url);
+      hostCounts.set(host, (hostCounts.get(host) ?? 0) + 1);
+      pending.set(url, { url, key, host, depth, originalUrl, redirects, attempt: 0 });
+    } else if (e[0] === 'd' || e[0] === 'x' || e[0] === 'r') {
+      pending.delete(e[1]);
+      if (e[0] === 'd') documents++;
+    }
+  }
+
+  const journal = await JournalWriter.open(journalPath);
+  const relinks: Candidate[] = [];
+  journal.append(['start', new Date().toISOString()]);
+  return {
+    resumed,
+    recrawl: known.size > 0,
+    known,
+    pending: [...pending.values()],
+    documents,
+    hostCounts,
+    journal,
+    relinks,
+    async replay(onRecord) {
+      const relink = relinks;
+      for await (const e of readJournal(journalPath)) {
+        if (e[0] === 'd' && e[2] !== null) {
+          const rec = e[2];
+          onRecord(rec);
+          for (const link of rec.links)
+            if (!seen.has(urlMd5(link.url))) relink.push({ href: link.url, url: link.url, vetted: true, depth: rec.depth + 1, referrer: rec.url });
+        } else if (e[0] === 'r') {
+          const [, url, location, depth, originalUrl, redirects] = e;
+          relink.push({ href: location, base: url, depth, originalUrl, redirects: redirects + 1, referrer: url });
+        }
+      }
+    },
+    async complete() {
+      journal.append(['end', new Date().toISOString()]);
+      await journal.flush();
+    },
+  };
+}
+
+/** Whether a journal's last line is the `end` marker (read from the file's tail, not the whole file). */
+async function endsCompleted(path: string): Promise<boolean> {
+  const size = await stat(path).then((s) => s.size, () => -1);
+  if (size <= 0) return false;
+  const fh = await open(path, 'r');
+  try {
+    const length = Math.min(size, 256);
+    const buffer = Buffer.alloc(length);
+    await fh.read(buffer, 0, length, size - length);
+    const lines = buffer.toString('utf8').trimEnd().split('\n');
+    return lines[lines.length - 1]?.startsWith('["end"') ?? false;
+  } finally {
+    await fh.close();
+  }
+}

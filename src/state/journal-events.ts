@@ -1,0 +1,30 @@
+import type { IndexRecord } from '../output/record.js';
+
+/**
+ * The lines of `REPOSITORY/.tarantula/journal.jsonl`, one JSON array each, in the order things
+ * happened. A document's line always comes before the lines of the links it led to.
+ */
+export type JournalEvent =
+  /** The crawl (or a resumed run of it) started. */
+  | readonly ['start', string]
+  /** A URL was admitted into the frontier. */
+  | readonly ['a', url: string, depth: number, originalUrl: string, redirects: number]
+  /** A document was fetched: its record (null for noindex) and Content-Type, kept for recrawl. */
+  | readonly ['d', url: string, record: IndexRecord | null, contentType: string | null]
+  /** A request ended without a document: a failure or a skip. */
+  | readonly ['x', url: string, kind: 'failed' | 'skipped']
+  /** A redirect, with what its target inherits, so a resume can admit the target if that was lost. */
+  | readonly ['r', url: string, location: string, depth: number, originalUrl: string, redirects: number]
+  /** The crawl completed: the next run into this repository is a recrawl. */
+  | readonly ['end', string];
+
+/** Reads one journal line; undefined for a torn or foreign line (a kill mid-write). */
+export function parseEvent(line: string): JournalEvent | undefined {
+  if (line === '' || line.charCodeAt(0) !== 91 /* [ */) return undefined;
+  try {
+    const value: unknown = JSON.parse(line);
+    return Array.isArray(value) && typeof value[0] === 'string' ? (value as unknown as JournalEvent) : undefined;
+  } catch {
+    return undefined;
+  }
+}
