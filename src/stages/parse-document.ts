@@ -61,7 +61,7 @@ function describe({ req, response }: Fetched, opts: ParseDocumentOptions): Docum
   const page = extractHtml(decodeText(body, encoding), { agent: opts.agent });
   const noindex = base.noindex || page.metaRobots.noindex;
   const nofollow = base.nofollow || page.metaRobots.nofollow;
-  const title = page.title ?? null;
+  const title = page.title || null;
   if (nofollow || duplicateOf !== null) return { ...base, title, noindex, nofollow };
 
   const baseUrl = page.baseHref !== undefined ? (normalizeUrl(page.baseHref, req.url) ?? req.url) : req.url;
