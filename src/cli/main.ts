@@ -6,7 +6,8 @@ import { usage } from '../config/usage.js';
 import { createLogger, flushLogger } from '../log/create-logger.js';
 import { VERSION } from '../version.js';
 import { runDemo } from './run-demo.js';
-import { EXIT, runCrawl } from './run-crawl.js';
+import { runPipeline } from './run-pipeline.js';
+import { EXIT, runCrawl } from '../engine/run-crawl.js';
 
 async function main(argv: readonly string[]): Promise<number> {
   const args = parseArgs(argv);
@@ -27,6 +28,8 @@ async function main(argv: readonly string[]): Promise<number> {
       await flushLogger(log);
       return exitCode;
     }
+    case 'run':
+      return runPipeline(args.pipelinePath!, args.confPath, args.overrides);
     default:
       process.stderr.write(`tarantula: '${args.command}' is not available yet\n`);
       return EXIT.badConfig;

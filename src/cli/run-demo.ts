@@ -5,7 +5,7 @@ import { DEMO_CONF, DEMO_HOSTS, DEMO_ROOT, demoResolve } from '../demo/demo-web.
 import { startFixtureServer } from '../demo/fixture-server.js';
 import { portLinks } from '../demo/port-links.js';
 import { createLogger, flushLogger } from '../log/create-logger.js';
-import { runCrawl } from './run-crawl.js';
+import { runCrawl } from '../engine/run-crawl.js';
 
 /** The demo web's port, fixed so that a second `npm start` recrawls the same URLs; any free port if taken. */
 const DEMO_PORT = 47613;

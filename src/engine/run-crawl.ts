@@ -3,10 +3,11 @@ import { join, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import { Subject, timer, type Observable } from 'rxjs';
 import type { CrawlerConfig } from '../config/config.js';
-import { crawl } from '../engine/crawl.js';
-import { createCrawlContext, type CrawlContext } from '../engine/crawl-context.js';
-import { defaultSpec } from '../engine/default-spec.js';
-import type { Outcome } from '../engine/outcome.js';
+import { crawl } from './crawl.js';
+import { createCrawlContext, type CrawlContext } from './crawl-context.js';
+import { defaultSpec } from './default-spec.js';
+import type { Outcome } from './outcome.js';
+import type { CrawlSinks, Pipeline } from './pipeline.js';
 import { fingerprintSet } from '../frontier/seen-set.js';
 import type { CrawlLogger } from '../log/create-logger.js';
 import { IndexWriter } from '../output/index-writer.js';
@@ -24,19 +25,10 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export interface RunCrawlOptions {
   readonly stdout: Writable;
-  /**
-   * Builds the pipeline from the crawl's context and the index writers; the default is SPEC §1's
-   * crawl with its sinks. It must complete when `stop` emits.
-   */
-  readonly pipeline?: (ctx: CrawlContext, sinks: CrawlSinks) => Observable<unknown>;
+  /** The pipeline to run; the default is SPEC §1's crawl with its sinks. It must complete when `stop` emits. */
+  readonly pipeline?: Pipeline;
   /** Whether SIGINT/SIGTERM stop this crawl (the CLI); a library caller may handle them itself. */
   readonly handleSignals?: boolean;
-}
-
-/** What a pipeline needs besides the context: the stop signal and the index writers. */
-export interface CrawlSinks {
-  readonly stop: Observable<unknown>;
-  readonly writers: readonly IndexWriter[];
 }
 
 export interface RunCrawlResult {
@@ -123,7 +115,7 @@ export async function runCrawl(config: CrawlerConfig, log: CrawlLogger, opts: Ru
   const pipeline = opts.pipeline ?? defaultPipeline;
   let failed = false;
   try {
-    await new Promise<void>((done, fail) => pipeline(ctx, { stop, writers }).subscribe({ complete: done, error: fail }));
+    await new Promise<void>((done, fail) => pipeline(ctx, { stop, writers, stdout: opts.stdout }).subscribe({ complete: done, error: fail }));
   } catch (err) {
     failed = true;
     log.error({ err }, 'the crawl failed');

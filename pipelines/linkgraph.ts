@@ -1,0 +1,23 @@
+/**
+ * The link graph to stdout: one `FROM<TAB>TO` line per link of every indexed page, while it crawls.
+ *
+ *   tarantula run linkgraph Crawler.conf | sort | uniq -c | sort -rn | head
+ *
+ * The mirror, index.txt and the journal are written as usual, so the crawl can be resumed.
+ */
+import { finalize, from, switchMap } from 'rxjs';
+import { crawl, defaultSpec, definePipeline, IndexWriter, journalOutcomes, logOutcomes, recordStats, writeIndex } from 'tarantula';
+
+export default definePipeline((ctx, { stop, writers, stdout }) =>
+  from(IndexWriter.open(stdout, { format: 'edges', onBrokenPipe: () => ctx.abort.abort() })).pipe(
+    switchMap((edges) =>
+      crawl({ ...defaultSpec(ctx), stop }).pipe(
+        recordStats(ctx.stats),
+        logOutcomes(ctx.log),
+        journalOutcomes(ctx.state.journal),
+        writeIndex([...writers, edges]),
+        finalize(() => void edges.close()),
+      ),
+    ),
+  ),
+);

@@ -1,0 +1,53 @@
+import { access } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { ConfigOverrides } from '../config/build-config.js';
+import { ConfigError } from '../config/config-error.js';
+import { loadConfig } from '../config/load-config.js';
+import type { Pipeline } from '../engine/pipeline.js';
+import { runCrawl } from '../engine/run-crawl.js';
+import { createLogger, flushLogger } from '../log/create-logger.js';
+
+/**
+ * `tarantula run PIPELINE [CONF]`: loads a pipeline file — `pipelines/NAME.ts` (in the current folder,
+ * else the ones shipped with tarantula), or a path — written
+ * in TypeScript or JavaScript (TypeScript is compiled on the fly by tsx, no build step) and runs its
+ * default export like `crawl` runs the default pipeline: same configuration, flags, state and sinks.
+ *
+ * @example
+ * await runPipeline('linkgraph', undefined, {}) //=> 0, edges on stdout
+ */
+export async function runPipeline(name: string, confPath: string | undefined, overrides: ConfigOverrides): Promise<number> {
+  const file = await findPipeline(name);
+  const pipeline = await importPipeline(file);
+  const { config, warnings } = await loadConfig(confPath, overrides);
+  const log = createLogger(config);
+  for (const warning of warnings) log.warn(warning);
+  const { exitCode } = await runCrawl(config, log, { stdout: process.stdout, handleSignals: true, pipeline });
+  await flushLogger(log);
+  return exitCode;
+}
+
+/** The pipelines shipped with the package, found when the current folder has none of that name. */
+const SHIPPED = fileURLToPath(new URL('../../pipelines/', import.meta.url));
+
+async function findPipeline(name: string): Promise<string> {
+  const candidates = /[/\\]|\.[cm]?[jt]s$/.test(name)
+    ? [name]
+    : [`pipelines/${name}.ts`, `pipelines/${name}.js`, join(SHIPPED, `${name}.ts`)];
+  for (const candidate of candidates) {
+    const path = resolve(candidate);
+    if (await access(path).then(() => true, () => false)) return path;
+  }
+  throw new ConfigError('ARG_BAD_VALUE', name, `no pipeline file (looked for ${candidates.join(', ')})`);
+}
+
+async function importPipeline(file: string): Promise<Pipeline> {
+  const url = pathToFileURL(file).href;
+  const mod = (/\.[cm]?ts$/.test(file)
+    ? await (await import('tsx/esm/api')).tsImport(url, import.meta.url)
+    : await import(url)) as { default?: unknown };
+  const pipeline = mod.default;
+  if (typeof pipeline !== 'function') throw new ConfigError('ARG_BAD_VALUE', file, 'the file has no default export of a pipeline (use definePipeline)');
+  return pipeline as Pipeline;
+}

@@ -1,0 +1,69 @@
+/**
+ * tarantula as a library: every stage of the crawl is an RxJS operator, composed by `crawl()` and
+ * the default spec; a pipeline file recombines them (see pipelines/ and the README).
+ */
+export { crawl, type CrawlSpec } from './engine/crawl.js';
+export { createCrawlContext, type CrawlContext } from './engine/crawl-context.js';
+export { defaultAdmit, defaultSpec, defaultUnit, failSafe, seedsOf } from './engine/default-spec.js';
+export { definePipeline, type CrawlSinks, type Pipeline } from './engine/pipeline.js';
+export { defaultPipeline, runCrawl, EXIT, type RunCrawlOptions, type RunCrawlResult } from './engine/run-crawl.js';
+export { CrawlStats } from './engine/crawl-stats.js';
+export type { DocumentInfo, Fetched, Outcome, Parsed, UnitValue } from './engine/outcome.js';
+export { isOutcome, linksOf } from './engine/outcome.js';
+
+export type { Candidate, CrawlRequest } from './frontier/crawl-request.js';
+export { hostFrontier, type DelayPolicy, type Frontier, type FrontierOptions } from './frontier/host-frontier.js';
+export { Politeness, type PolitenessOptions } from './frontier/politeness.js';
+export { fingerprintSet, type SeenSet } from './frontier/seen-set.js';
+
+export { dedup } from './stages/dedup.js';
+export { fetchPage, type FetchPageOptions } from './stages/fetch-page.js';
+export { followPolicy } from './stages/follow-policy.js';
+export { hostLimit } from './stages/host-limit.js';
+export { journalAdmissions } from './stages/journal-admissions.js';
+export { linkPolicy, type LinkPolicy } from './stages/link-policy.js';
+export { normalizeLinks } from './stages/normalize-links.js';
+export { obeyRobots, type ObeyRobotsOptions } from './stages/obey-robots.js';
+export { parseDocument, type ParseDocumentOptions } from './stages/parse-document.js';
+export { reuseStored } from './stages/reuse-stored.js';
+export { robotsAllowed } from './stages/robots-allowed.js';
+export { storeDocument } from './stages/store-document.js';
+export { trapLimits, type TrapLimits } from './stages/trap-limits.js';
+export { dropWhen, type Admissible, type DropReport } from './stages/admissible.js';
+
+export { journalOutcomes } from './sinks/journal-outcomes.js';
+export { logOutcomes } from './sinks/log-outcomes.js';
+export { recordStats } from './sinks/record-stats.js';
+export { writeIndex } from './sinks/write-index.js';
+
+export type { CrawlerConfig, IndexFormat, ResolveEntry, ScopeMode, Traversal } from './config/config.js';
+export { ConfigError } from './config/config-error.js';
+export { loadConfig } from './config/load-config.js';
+export { parseArgs, type ParsedArgs } from './config/parse-args.js';
+export { DEFAULT_CONFIG } from './config/keys.js';
+export { createLogger, type CrawlLogger } from './log/create-logger.js';
+
+export { fetchDocument, type FetchOptions, type FetchResponse, type Validators } from './fetch/fetch-document.js';
+export { createDispatcher } from './fetch/create-dispatcher.js';
+export { FetchError } from './fetch/fetch-error.js';
+export { RobotsCache, type RobotsVerdict } from './robots/robots-cache.js';
+export { parseRobotsTxt, productToken, RobotsTxt } from './robots/robots-txt.js';
+
+export { normalizeUrl, type NormalizeOptions } from './url/normalize-url.js';
+export { makeScope } from './url/scope.js';
+export { makeListFilter } from './url/url-lists.js';
+export { urlMd5 } from './url/url-md5.js';
+export { FILTER_REASONS, type FilterReason } from './url/filter-reason.js';
+
+export { detectType, isTextual } from './parse/detect-type.js';
+export { decodeText } from './parse/encoding-label.js';
+export { extractHtml, type ExtractedLink, type HtmlExtract } from './parse/extract-html.js';
+export { sniffEncoding } from './parse/sniff-encoding.js';
+
+export { MirrorStore } from './store/mirror-store.js';
+export { mirrorPath } from './store/mirror-path.js';
+export { IndexWriter } from './output/index-writer.js';
+export { readIndex, type IndexEntry } from './output/read-index.js';
+export { FORMATTERS } from './output/formats.js';
+export type { IndexLink, IndexRecord } from './output/record.js';
+export { openCrawlState, type CrawlState, type KnownPage } from './state/crawl-state.js';
