@@ -1,8 +1,9 @@
-import { mkdir, open, rename, stat } from 'node:fs/promises';
+import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Candidate, CrawlRequest } from '../frontier/crawl-request.js';
 import type { SeenSet } from '../frontier/seen-set.js';
 import type { IndexRecord } from '../output/record.js';
+import { MIRROR_TEMP_DIR } from '../store/mirror-store.js';
 import { hostKey } from '../url/url-parts.js';
 import { urlMd5 } from '../url/url-md5.js';
 import { JournalWriter } from './journal-writer.js';
@@ -55,6 +56,7 @@ export const STATE_DIR = '.tarantula';
 export async function openCrawlState(repository: string, seen: SeenSet): Promise<CrawlState> {
   const dir = join(repository, STATE_DIR);
   await mkdir(dir, { recursive: true });
+  await rm(join(repository, MIRROR_TEMP_DIR), { recursive: true, force: true });
   const journalPath = join(dir, 'journal.jsonl');
   const previousPath = join(dir, 'previous.jsonl');
   if (await endsCompleted(journalPath)) await rename(journalPath, previousPath);

@@ -7,6 +7,9 @@ import { mirrorPath } from './mirror-path.js';
 const TAKEN = new Set(['EEXIST', 'ENOTDIR', 'EISDIR', 'ENOTEMPTY', 'EPERM', 'EACCES']);
 let tempCounter = 0;
 
+/** Where documents are written before being renamed into place, relative to the repository. */
+export const MIRROR_TEMP_DIR = '.tarantula/tmp';
+
 const codeOf = (err: unknown): string | undefined => (err as NodeJS.ErrnoException | null)?.code;
 
 /** `name~1a2b3c4d`, the suffix before a short extension so the file keeps its type (`a~1a2b3c4d.pdf`). */
@@ -17,7 +20,7 @@ const tagName = (name: string, tag: string, isFile: boolean): string => {
 
 /**
  * The local mirror of a crawl (SPEC §6): each document at `REPOSITORY/HOST/PATH` as
- * {@link mirrorPath} names it. Every file is written whole (a temporary file in the same folder,
+ * {@link mirrorPath} names it. Every file is written whole (a temporary file under `.tarantula/tmp`,
  * then a rename), so a crash never leaves half a document under its name. When a file stands where
  * a folder is needed, or a folder where a file is needed, the later document's colliding name gets
  * `~` and the first 8 hex digits of the MD5 of its URL. Saving a URL again overwrites its own file.
@@ -32,6 +35,7 @@ export class MirrorStore {
   readonly root: string;
   /** Folders (relative, `/`-separated) known to exist. Grows with the number of folders, not pages. */
   private readonly dirs = new Set<string>();
+  private tempReady: Promise<void> | undefined;
 
   constructor(repository: string) {
     this.root = resolve(repository);
@@ -46,8 +50,11 @@ export class MirrorStore {
     const name = segments.pop() as string; // mirrorPath gives the host folder and a file name at least
     const tag = '~' + createHash('md5').update(url.href).digest('hex').slice(0, 8);
     const dir = await this.ensureDir(segments, tag);
-    // `#` never occurs in a mirror name, so a temporary file cannot take a document's place
-    const temp = join(this.root, dir, `#tmp-${process.pid}-${tempCounter++}`);
+    // Temporary files live apart from the mirror, so a kill leaves no litter among the documents
+    // (the folder is emptied when the next crawl starts); a rename within one file system is atomic.
+    this.tempReady ??= mkdir(join(this.root, MIRROR_TEMP_DIR), { recursive: true }).then(() => undefined);
+    await this.tempReady;
+    const temp = join(this.root, MIRROR_TEMP_DIR, `${process.pid}-${tempCounter++}`);
     try {
       await writeFile(temp, body);
       let target = `${dir}/${name}`;

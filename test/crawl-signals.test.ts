@@ -1,0 +1,69 @@
+import type { ChildProcess } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { endlessPages } from './support/endless-web.js';
+import { NO_DELAYS, readStats, startWeb, type E2eWeb } from './support/e2e-web.js';
+import { parseSeedIndex } from './support/index-files.js';
+import { runCli } from './support/run-cli.js';
+import { tempDir } from './support/temp-dir.js';
+
+/** Each page of the endless web answers after this long, so the crawl is busy when the signal comes. */
+const PAGE_MS = 150;
+
+let web: E2eWeb;
+let tmp: Awaited<ReturnType<typeof tempDir>>;
+beforeAll(async () => {
+  tmp = await tempDir();
+  web = await startWeb('endless', { root: tmp.dir, hooks: endlessPages('slow.test', PAGE_MS), extraHosts: ['slow.test'] });
+});
+afterAll(async () => {
+  await web.close();
+  await tmp.remove();
+});
+
+async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
+  for (const end = Date.now() + timeoutMs; !check(); await sleep(20)) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+  }
+}
+
+/** Crawls the endless web until `pages` pages were answered, then sends `signal`. */
+async function interrupt(signal: NodeJS.Signals, name: string, pages = 4) {
+  const repo = join(tmp.dir, name);
+  let child: ChildProcess | undefined;
+  const before = web.server.requests.length;
+  const answered = () => web.server.requests.slice(before).filter((r) => r.status === 200).length;
+  const args = ['crawl', '--seed', web.url('slow.test'), '--threads', '4', '--max-per-host', '4', '--repository', repo, '--log-level', '0', ...web.resolve(), ...NO_DELAYS];
+  const done = runCli(args, { cwd: tmp.dir, onSpawn: (c) => (child = c) });
+  await until(() => answered() >= pages);
+  const sentAt = Date.now();
+  child!.kill(signal);
+  const result = await done;
+  const seen = web.server.requests.length;
+  await sleep(3 * PAGE_MS);
+  return { ...result, repo, exitMs: Date.now() - sentAt - 3 * PAGE_MS, requestsAfterExit: web.server.requests.length - seen, answered: answered() };
+}
+
+describe.each([
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+] as const)('%s in the middle of a crawl', (signal, status) => {
+  it(`stops fetching, flushes the index and stats, and exits ${status}`, async () => {
+    const run = await interrupt(signal, signal);
+    expect(run.signal, run.stderr).toBeNull();
+    expect(run.code, run.stderr).toBe(status);
+    expect(run.exitMs).toBeLessThan(5_000);
+    expect(run.requestsAfterExit).toBe(0);
+
+    const text = await readFile(join(run.repo, 'index.txt'), 'utf8');
+    const records = parseSeedIndex(text); // throws on a half record
+    expect(records.length).toBeGreaterThanOrEqual(1);
+    expect(records.length).toBeLessThanOrEqual(run.answered);
+    for (const rec of records) expect(rec.title).toMatch(/^Page \d+$/);
+
+    const stats = await readStats(run.repo);
+    expect(stats.documents).toBeGreaterThanOrEqual(records.length);
+  });
+});

@@ -1,0 +1,77 @@
+import { readdirSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DEMO_CONF, DEMO_HOSTS } from '../../src/demo/demo-web.js';
+import { startFixtureServer, type FixtureHooks, type FixtureServer } from '../../src/demo/fixture-server.js';
+import { portLinks } from '../../src/demo/port-links.js';
+import { runCli, resolveFlags, type CliOptions, type CliResult } from './run-cli.js';
+
+/** The small fixture webs of the end-to-end tests: `fixtures/e2e/NAME/HOST/PATH` (see the README there). */
+export const E2E_ROOT = fileURLToPath(new URL('../../fixtures/e2e/', import.meta.url));
+
+/** Politeness delays off, so that a crawl of a loopback web takes milliseconds per page. */
+export const NO_DELAYS: readonly string[] = ['--delay-factor', '0', '--min-delay', '0', '--max-delay', '0'];
+
+/** A fixture server for one web, with the host names the crawl must resolve to it. */
+export interface E2eWeb {
+  readonly server: FixtureServer;
+  /** The host folders of the web (plus any extra names a hook answers for). */
+  readonly hosts: readonly string[];
+  /** `http://HOST:PORT/PATH`. */
+  url(host: string, path?: string): string;
+  /** `--resolve` flags for every host. */
+  resolve(): string[];
+  /** Requests received so far as `host/path`, without robots.txt, in order of arrival. */
+  pages(): string[];
+  /** Runs `tarantula crawl [args]` with every host resolved to the server and no politeness delays. */
+  crawl(args: readonly string[], opts?: CliOptions): Promise<CliResult>;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves `fixtures/e2e/NAME` (or another root) on 127.0.0.1 with its request log.
+ *
+ * @example
+ * const web = await startWeb('order');
+ * await web.crawl([...conf, '--seed', web.url('tree.test'), '--threads', '1']);
+ * web.pages() //=> ['tree.test/', 'tree.test/a/', ...]
+ */
+export async function startWeb(name: string, opts: { root?: string; hooks?: FixtureHooks; extraHosts?: readonly string[] } = {}): Promise<E2eWeb> {
+  const root = opts.root ?? join(E2E_ROOT, name);
+  const hosts = [...hostFolders(root), ...(opts.extraHosts ?? [])];
+  const server = await startFixtureServer({ root, ...(opts.hooks ? { hooks: opts.hooks } : {}) });
+  const resolve = (): string[] => resolveFlags(hosts, server.port);
+  return {
+    server,
+    hosts,
+    url: (host, path = '/') => server.url(host, path),
+    resolve,
+    pages: () => server.requests.filter((r) => r.path !== '/robots.txt').map((r) => r.host + r.path),
+    crawl: (args, cliOpts) => runCli(['crawl', ...args, ...resolve(), ...NO_DELAYS], cliOpts),
+    close: () => server.close(),
+  };
+}
+
+/** The folders of a fixture root that name hosts. */
+export function hostFolders(root: string): string[] {
+  return readdirSync(root, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && /^[a-z0-9.-]+$/.test(e.name))
+    .map((e) => e.name);
+}
+
+/** The stats.json a crawl wrote into its repository. */
+export async function readStats(repository: string): Promise<{ documents: number; droppedByReason: Record<string, number>; [k: string]: unknown }> {
+  return JSON.parse(await readFile(join(repository, 'stats.json'), 'utf8')) as Awaited<ReturnType<typeof readStats>>;
+}
+
+/**
+ * Writes `dir/Crawler.conf`: the demo crawl's configuration (fixtures/demo/Crawler.conf) with the
+ * server's port in its seeds, as `tarantula demo` does; its repository is ./demo-output of the cwd.
+ */
+export async function writeDemoConf(dir: string, port: number): Promise<string> {
+  const text = await readFile(DEMO_CONF, 'utf8');
+  const path = join(dir, 'Crawler.conf');
+  await writeFile(path, portLinks(DEMO_HOSTS, port)(text));
+  return path;
+}
