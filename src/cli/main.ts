@@ -6,7 +6,9 @@ import { usage } from '../config/usage.js';
 import { createLogger, flushLogger } from '../log/create-logger.js';
 import { VERSION } from '../version.js';
 import { runDemo } from './run-demo.js';
+import { runPagerank } from './run-pagerank.js';
 import { runPipeline } from './run-pipeline.js';
+import { watch } from './watch.js';
 import { EXIT, runCrawl } from '../engine/run-crawl.js';
 
 async function main(argv: readonly string[]): Promise<number> {
@@ -24,10 +26,12 @@ async function main(argv: readonly string[]): Promise<number> {
       const { config, warnings } = await loadConfig(args.confPath, args.overrides);
       const log = createLogger(config);
       for (const warning of warnings) log.warn(warning);
-      const { exitCode } = await runCrawl(config, log, { stdout: process.stdout, handleSignals: true });
+      const exitCode = args.watch ? await watch(config, log) : (await runCrawl(config, log, { stdout: process.stdout, handleSignals: true })).exitCode;
       await flushLogger(log);
       return exitCode;
     }
+    case 'pagerank':
+      return runPagerank(args.indexPath!, args.pagerank, process.stdout);
     case 'run':
       return runPipeline(args.pipelinePath!, args.confPath, args.overrides);
     default:
