@@ -67,3 +67,7 @@ export { readIndex, type IndexEntry } from './output/read-index.js';
 export { FORMATTERS } from './output/formats.js';
 export type { IndexLink, IndexRecord } from './output/record.js';
 export { openCrawlState, type CrawlState, type KnownPage } from './state/crawl-state.js';
+export { LinkGraphBuilder, type LinkGraph } from './pagerank/link-graph.js';
+export { pagerank, type PagerankOptions, type PagerankResult } from './pagerank/pagerank.js';
+export { rankPages, type RankedPage } from './pagerank/rank-pages.js';
+export { formatRanking, type RankingFormat } from './pagerank/format-ranking.js';

@@ -34,9 +34,6 @@ async function main(argv: readonly string[]): Promise<number> {
       return runPagerank(args.indexPath!, args.pagerank, process.stdout);
     case 'run':
       return runPipeline(args.pipelinePath!, args.confPath, args.overrides);
-    default:
-      process.stderr.write(`tarantula: '${args.command}' is not available yet\n`);
-      return EXIT.badConfig;
   }
 }
 
