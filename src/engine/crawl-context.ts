@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { Dispatcher } from 'undici';
 import type { CrawlerConfig } from '../config/config.js';
 import { createDispatcher } from '../fetch/create-dispatcher.js';
@@ -58,6 +59,8 @@ export interface CrawlContext {
  */
 export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen: SeenSet, state: CrawlState): CrawlContext {
   const abort = new AbortController();
+  // Every fetch in flight listens to this one signal.
+  setMaxListeners(0, abort.signal);
   const stats = new CrawlStats((url) => state.known.has(url));
   const dispatcher = createDispatcher({
     resolve: config.resolve,

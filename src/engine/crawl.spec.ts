@@ -15,7 +15,6 @@ type Web = Record<string, readonly string[]>;
 
 const request = (url: string, depth: number): CrawlRequest => ({
   url,
-  key: url,
   host: new URL(url).host,
   depth,
   originalUrl: url,

@@ -4,8 +4,6 @@
 export interface CrawlRequest {
   /** The normalized absolute URL; fetched as it is. */
   readonly url: string;
-  /** MD5 hex of `url`: the seen-set fingerprint and the index record's MD5. */
-  readonly key: string;
   /** Politeness key: the URL's host with its port when not the default. */
   readonly host: string;
   /** Links from a seed; seeds are 0, redirect targets keep the depth of what redirected. */

@@ -75,6 +75,10 @@ function describe({ req, response }: Fetched, opts: ParseDocumentOptions): Docum
       opts.report('nofollow', link.href);
       continue;
     }
+    if (link.href === '') {
+      opts.report('duplicate', req.url); // an empty href is the page itself
+      continue;
+    }
     const url = normalizeUrl(link.href, baseUrl, opts.normalize);
     if (url === undefined) {
       opts.report(rejectionOf(link.href, baseUrl), link.href);

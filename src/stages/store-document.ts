@@ -2,6 +2,7 @@ import { from, mergeMap, of, type Observable, type OperatorFunction } from 'rxjs
 import type { Outcome, Parsed, UnitValue } from '../engine/outcome.js';
 import type { IndexRecord } from '../output/record.js';
 import type { MirrorStore } from '../store/mirror-store.js';
+import { urlMd5 } from '../url/url-md5.js';
 
 /**
  * Writes a parsed document into the mirror and makes its index record (SPEC §6). Runs inside the
@@ -25,7 +26,7 @@ function toDocument({ req, response, doc, kept }: Parsed, localPath: string): Ou
   const record: IndexRecord | undefined = doc.noindex
     ? undefined
     : kept ?? {
-        md5: req.key,
+        md5: urlMd5(req.url),
         url: req.url,
         originalUrl: req.originalUrl,
         title: doc.title,

@@ -5,7 +5,6 @@ import type { SeenSet } from '../frontier/seen-set.js';
 import type { IndexRecord } from '../output/record.js';
 import { MIRROR_TEMP_DIR } from '../store/mirror-store.js';
 import { hostKey } from '../url/url-parts.js';
-import { urlMd5 } from '../url/url-md5.js';
 import { JournalWriter } from './journal-writer.js';
 import { readJournal } from './read-journal.js';
 
@@ -72,11 +71,10 @@ export async function openCrawlState(repository: string, seen: SeenSet): Promise
     resumed = true;
     if (e[0] === 'a') {
       const [, url, depth, originalUrl, redirects] = e;
-      const key = urlMd5(url);
-      seen.add(key);
+      seen.add(url);
       const host = hostKey(url);
       hostCounts.set(host, (hostCounts.get(host) ?? 0) + 1);
-      pending.set(url, { url, key, host, depth, originalUrl, redirects, attempt: 0 });
+      pending.set(url, { url, host, depth, originalUrl, redirects, attempt: 0 });
     } else if (e[0] === 'd' || e[0] === 'x' || e[0] === 'r') {
       pending.delete(e[1]);
       if (e[0] === 'd') documents++;
@@ -102,7 +100,7 @@ export async function openCrawlState(repository: string, seen: SeenSet): Promise
           const rec = e[2];
           onRecord(rec);
           for (const link of rec.links)
-            if (!seen.has(urlMd5(link.url))) relink.push({ href: link.url, url: link.url, vetted: true, depth: rec.depth + 1, referrer: rec.url });
+            if (!seen.has(link.url)) relink.push({ href: link.url, url: link.url, vetted: true, depth: rec.depth + 1, referrer: rec.url });
         } else if (e[0] === 'r') {
           const [, url, location, depth, originalUrl, redirects] = e;
           relink.push({ href: location, base: url, depth, originalUrl, redirects: redirects + 1, referrer: url });

@@ -1,0 +1,115 @@
+/**
+ * Where a crawl's CPU time goes, from a V8 CPU profile (`node --cpu-prof`, or
+ * `npm run bench -- --pages 20000 --cpu-prof DIR`):
+ *
+ *   npx tsx bench/profile-summary.ts DIR/CPU.xxx.cpuprofile [--top 30]
+ *
+ * Self time is grouped by crawl stage: a frame counts for the stage of its nearest frame, itself or
+ * a caller, whose script belongs to a stage (so a native `writeBuffer` called by the mirror store
+ * is store/fs, and one called by the index writer is index).
+ */
+import { readFileSync } from 'node:fs';
+
+interface ProfileNode {
+  readonly id: number;
+  readonly callFrame: { readonly functionName: string; readonly url: string; readonly lineNumber: number };
+  readonly children?: readonly number[];
+}
+
+interface Profile {
+  readonly nodes: readonly ProfileNode[];
+  readonly samples: readonly number[];
+  readonly timeDeltas: readonly number[];
+}
+
+/** Scripts that decide a frame's stage, first match wins; node's crypto, URL and TextDecoder count as the work they do. */
+const STAGES: readonly [stage: string, pattern: RegExp][] = [
+  ['fetch/undici', /node_modules\/undici\/|node:internal\/deps\/undici|\/dist\/fetch\/(?!decode)/],
+  ['decode', /\/dist\/fetch\/decode-content|\/dist\/parse\/(encoding-label|sniff-encoding|meta-prescan)|node:internal\/encoding|node:zlib/],
+  ['md5', /node:internal\/crypto|\/dist\/url\/url-md5/],
+  ['parse/htmlparser2', /node_modules\/(htmlparser2|entities|domhandler)\/|\/dist\/parse\/|\/dist\/stages\/parse-document/],
+  ['normalize', /\/dist\/url\/(normalize-url|percent-escapes|url-parts|query-params)|node:internal\/url|\/dist\/stages\/normalize-links/],
+  ['filter', /\/dist\/url\/|\/dist\/stages\/(follow-policy|link-policy|trap-limits|host-limit|dedup|admissible|robots-allowed)/],
+  ['robots', /\/dist\/robots\/|\/dist\/stages\/obey-robots|node_modules\/robots-parser/],
+  ['store/fs', /\/dist\/store\/|\/dist\/stages\/store-document/],
+  ['index', /\/dist\/output\/|\/dist\/sinks\/write-index|node_modules\/fast-csv/],
+  ['log/stats', /node_modules\/(pino|sonic-boom|thread-stream|fast-redact|quick-format)|\/dist\/log\/|\/dist\/sinks\/|\/dist\/engine\/crawl-stats/],
+  ['state journal', /\/dist\/state\//],
+  ['frontier', /\/dist\/frontier\//],
+  ['rxjs overhead', /node_modules\/rxjs\//],
+  ['engine/stages', /\/dist\/(engine|stages|cli)\//],
+];
+
+/** Node internals that count for whoever called them (the store's writes, undici's socket), or as themselves when nobody did. */
+const FALLBACKS: readonly [stage: string, pattern: RegExp][] = [
+  ['fs (no caller)', /^node:(fs|internal\/fs)/],
+  ['node net/streams/events (no caller)', /^node:/],
+];
+
+const SPECIAL = new Map([['(garbage collector)', 'GC'], ['(idle)', 'idle'], ['(program)', 'V8/program']]);
+
+const firstMatch = (url: string, table: readonly [string, RegExp][]): string | undefined => table.find(([, p]) => p.test(url))?.[0];
+
+/**
+ * @example
+ * summarize(JSON.parse(readFileSync('CPU.cpuprofile', 'utf8'))).stages[0] //=> ['parse/htmlparser2', 1234.5]
+ */
+export function summarize(profile: Profile): { totalMs: number; stages: [string, number][]; functions: [string, string, number][] } {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  // A frame's stage is that of the nearest frame, itself or a caller, whose script decides one.
+  const decided = new Map<number, string | undefined>();
+  const decide = (id: number): string | undefined => {
+    if (decided.has(id)) return decided.get(id);
+    const frame = byId.get(id)!.callFrame;
+    const up = parent.get(id);
+    const stage = SPECIAL.get(frame.functionName) ?? firstMatch(frame.url, STAGES) ?? (up === undefined ? undefined : decide(up));
+    decided.set(id, stage);
+    return stage;
+  };
+  const fallback = (id: number | undefined): string | undefined =>
+    id === undefined ? undefined : (firstMatch(byId.get(id)!.callFrame.url, FALLBACKS) ?? fallback(parent.get(id)));
+  const stageOf = (id: number): string => decide(id) ?? fallback(id) ?? 'other';
+  const selfUs = new Map<number, number>();
+  profile.samples.forEach((id, i) => selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+
+  const stages = new Map<string, number>();
+  const functions = new Map<string, number>();
+  let totalMs = 0;
+  for (const [id, us] of selfUs) {
+    const ms = us / 1000;
+    const stage = stageOf(id);
+    totalMs += ms;
+    stages.set(stage, (stages.get(stage) ?? 0) + ms);
+    const f = byId.get(id)!.callFrame;
+    const name = `${f.functionName || '(anonymous)'} ${f.url.replace(/^file:\/\/.*?\/(node_modules\/|dist\/)/, '$1')}:${f.lineNumber + 1}`;
+    const key = `${stage}\t${name}`; // one native name (close, write) serves several stages
+    functions.set(key, (functions.get(key) ?? 0) + ms);
+  }
+  const desc = <T extends unknown[]>(rows: T[], at: number): T[] => rows.sort((a, b) => (b[at] as number) - (a[at] as number));
+  return {
+    totalMs,
+    stages: desc([...stages], 1),
+    functions: desc([...functions].map(([key, ms]): [string, string, number] => {
+      const [stage, name] = key.split('\t') as [string, string];
+      return [name, stage, ms];
+    }), 2),
+  };
+}
+
+if (process.argv[1]?.endsWith('profile-summary.ts')) {
+  const file = process.argv[2];
+  if (!file) throw new Error('usage: profile-summary.ts FILE.cpuprofile [--top N]');
+  const at = process.argv.indexOf('--top');
+  const top = at >= 0 ? Number(process.argv[at + 1]) : 30;
+  const { totalMs, stages, functions } = summarize(JSON.parse(readFileSync(file, 'utf8')) as Profile);
+  const busy = totalMs - (stages.find(([s]) => s === 'idle')?.[1] ?? 0);
+  const pct = (ms: number): string => `${((ms / busy) * 100).toFixed(1).padStart(5)}%`;
+  console.log(`profile ${file}: ${(totalMs / 1000).toFixed(2)} s sampled, ${(busy / 1000).toFixed(2)} s busy (percentages are of busy time)\n`);
+  console.log(`${'stage'.padEnd(36)}   self ms   share`);
+  for (const [stage, ms] of stages) if (stage !== 'idle') console.log(`${stage.padEnd(36)} ${ms.toFixed(0).padStart(9)}  ${pct(ms)}`);
+  console.log(`\ntop ${top} functions by self time`);
+  for (const [name, stage, ms] of functions.filter(([, s]) => s !== 'idle').slice(0, top))
+    console.log(`${ms.toFixed(0).padStart(7)} ms ${pct(ms)}  ${stage.padEnd(36)} ${name}`);
+}

@@ -1,0 +1,116 @@
+/**
+ * Crawl throughput of the real CLI on loopback (`npm run bench`):
+ *
+ *   npm run bench                                   # synthetic web, 20,000 then 100,000 pages
+ *   npm run bench -- --pages 100000 [--hosts 50]    # one size
+ *   npm run bench -- --site /usr/share/doc/python3.11/html [--compare-wget]
+ *   npm run bench -- --pages 20000 --cpu-prof DIR   # also write a V8 CPU profile of the crawler
+ *
+ * Each server runs in a child process of its own; the crawler is `node dist/cli/main.js crawl` on a
+ * generated Crawler.conf (threads 16, no politeness delay, every body saved, no page cap). Pages/s
+ * is documents / wall seconds of the whole crawler process. Other flags: --threads N, --keep (keep
+ * the work folder), --json FILE (append the results as JSON lines).
+ */
+import { appendFile, mkdtemp, rm } from 'node:fs/promises';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { startChildServer, type ChildServer } from './child-server.js';
+import { procCpuSeconds } from './proc-cpu.js';
+import { runCrawler, type CrawlerRun, type CrawlSettings } from './run-crawler.js';
+import { runWget } from './run-wget.js';
+import { expected, hubUrl } from './synthetic-web.js';
+
+const argv = process.argv.slice(2);
+const value = (name: string): string | undefined => {
+  const at = argv.indexOf(name);
+  return at >= 0 ? argv[at + 1] : undefined;
+};
+const threads = Number(value('--threads') ?? 16);
+const hosts = Number(value('--hosts') ?? 50);
+const keep = argv.includes('--keep');
+const jsonFile = value('--json');
+const cpuProfDir = value('--cpu-prof');
+const TIME_LIMIT_S = 290;
+
+const fmt = (n: number, digits = 1): string => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+function machine(): string {
+  const [one] = loadavg();
+  return `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'cpu'}, node ${process.version}, load average ${fmt(one ?? 0, 2)} at start`;
+}
+
+/** Runs one crawl against a server child, charging the server's CPU separately. */
+async function measure(label: string, server: ChildServer, settings: CrawlSettings, extra: Record<string, unknown>): Promise<CrawlerRun> {
+  const work = await mkdtemp(join(tmpdir(), 'tarantula-bench-'));
+  const serverCpu0 = procCpuSeconds(server.child.pid!);
+  const nodeArgs = cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${resolve(cpuProfDir)}`] : [];
+  const run = await runCrawler(settings, work, { nodeArgs });
+  const serverCpu = procCpuSeconds(server.child.pid!) - serverCpu0;
+  const s = run.stats;
+  const requests = Object.values(s.byStatus).reduce((a, b) => a + b, 0);
+  console.log(`\n${label}`);
+  console.log(`  command        ${run.command}   (conf: ${run.confPath})`);
+  console.log(`  exit ${run.exitCode}; documents ${s.documents}, other statuses ${JSON.stringify(s.byStatus)}, failures ${s.failures}, pending ${s.pending ?? '?'}`);
+  console.log(`  wall           ${fmt(run.wallSeconds, 2)} s whole process → ${fmt(s.documents / run.wallSeconds)} pages/s (${fmt(requests / run.wallSeconds)} responses/s)`);
+  console.log(`  stats.json     ${fmt(s.seconds, 2)} s crawl → ${fmt(s.pagesPerSecond)} pages/s; CPU ${fmt(s.cpuSeconds, 2)} s; peak RSS ${s.peakRssMb} MB`);
+  if (run.time) console.log(`  /usr/bin/time  CPU ${fmt(run.time.cpuSeconds, 2)} s (user+sys); max RSS ${run.time.maxRssMb} MB; elapsed ${fmt(run.time.elapsedSeconds, 2)} s`);
+  console.log(`  crawler CPU    ${fmt(((run.time?.cpuSeconds ?? s.cpuSeconds) / s.documents) * 1000, 2)} ms per page; server child CPU ${fmt(serverCpu, 2)} s`);
+  if (jsonFile) await appendFile(jsonFile, JSON.stringify({ label, ...extra, wallSeconds: run.wallSeconds, pagesPerSecond: s.documents / run.wallSeconds, serverCpu, stats: s, time: run.time }) + '\n');
+  if (!keep) await rm(work, { recursive: true, force: true });
+  else console.log(`  kept           ${work}`);
+  return run;
+}
+
+async function syntheticWeb(pages: number): Promise<boolean> {
+  const server = await startChildServer('synthetic-web.ts', ['--pages', String(pages), '--hosts', String(hosts)]);
+  try {
+    const want = expected({ pages, hosts });
+    const settings: CrawlSettings = {
+      seeds: [hubUrl(server.port)],
+      scope: 'domain-scope', // the hub is bench.test: every hN.bench.test is a subdomain; offsite.example is not
+      resolve: want.hostNames.map((h) => `${h}:${server.port}:127.0.0.1`),
+      threads, maxPerHost: 1, timeLimitSeconds: TIME_LIMIT_S,
+    };
+    const run = await measure(`synthetic web: ${fmt(pages, 0)} pages on ${hosts} hosts (+ hub), threads ${threads}`, server, settings, { pages, hosts, threads });
+    const got404 = run.stats.byStatus['404'] ?? 0;
+    const ok = run.stats.documents === want.documents && got404 === want.notFound;
+    console.log(`  check          ${ok ? 'complete' : 'INCOMPLETE'}: ${run.stats.documents}/${want.documents} documents, ${got404}/${want.notFound} 404s`);
+    return ok;
+  } finally {
+    await server.stop();
+  }
+}
+
+async function staticSite(dir: string): Promise<boolean> {
+  const server = await startChildServer('static-site.ts', [dir]);
+  try {
+    const seed = `http://127.0.0.1:${server.port}/`;
+    let ok = true;
+    for (const maxPerHost of [1, threads]) {
+      const settings: CrawlSettings = { seeds: [seed], scope: 'host-scope', resolve: [], threads, maxPerHost, timeLimitSeconds: TIME_LIMIT_S };
+      const run = await measure(`site ${dir}: tarantula, threads ${threads}, max-per-host ${maxPerHost}`, server, settings, { site: dir, maxPerHost });
+      ok &&= run.exitCode === 0;
+    }
+    if (argv.includes('--compare-wget')) {
+      const work = await mkdtemp(join(tmpdir(), 'tarantula-bench-wget-'));
+      const w = await runWget(seed, join(work, 'mirror'));
+      console.log(`\nsite ${dir}: wget (one connection)`);
+      console.log(`  command        ${w.command}`);
+      console.log(`  exit ${w.exitCode} (8 = some 404s); ${w.files} files saved, ${fmt(w.bytes / 1e6)} MB`);
+      console.log(`  wall           ${fmt(w.wallSeconds, 2)} s → ${fmt(w.files / w.wallSeconds)} files/s`);
+      if (w.time) console.log(`  /usr/bin/time  CPU ${fmt(w.time.cpuSeconds, 2)} s (user+sys); max RSS ${w.time.maxRssMb} MB`);
+      if (jsonFile) await appendFile(jsonFile, JSON.stringify({ label: 'wget', site: dir, ...w }) + '\n');
+      if (!keep) await rm(work, { recursive: true, force: true });
+    }
+    return ok;
+  } finally {
+    await server.stop();
+  }
+}
+
+console.log(`machine: ${machine()}`);
+const site = value('--site');
+let ok = true;
+if (site !== undefined) ok = await staticSite(resolve(site));
+else for (const pages of value('--pages') ? [Number(value('--pages'))] : [20_000, 100_000]) ok = (await syntheticWeb(pages)) && ok;
+process.exitCode = ok ? 0 : 1;
