@@ -16,6 +16,7 @@ import type { CrawlState } from '../state/crawl-state.js';
 import { MirrorStore } from '../store/mirror-store.js';
 import { makeScope } from '../url/scope.js';
 import { makeListFilter } from '../url/url-lists.js';
+import { DocumentPool } from '../workers/document-pool.js';
 import { CrawlStats } from './crawl-stats.js';
 
 /** robots.txt beyond this is not read (RFC 9309 §2.5 asks for at least 500 KiB). */
@@ -44,6 +45,8 @@ export interface CrawlContext {
   readonly hostCounts: Map<string, number>;
   readonly contentSeen: Map<string, string>;
   readonly report: DropReport;
+  /** Worker threads that describe and store documents (the default unit's parse and mirror stages). */
+  readonly documents: DocumentPool;
   /** Aborts every fetch in flight: the crawl is being stopped. */
   readonly abort: AbortController;
   close(): Promise<void>;
@@ -88,6 +91,17 @@ export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen
     maxDelayMs: config.maxDelayMs,
     crawlDelayMs: (host) => robots.crawlDelayMs(host),
   });
+  const source = (list: readonly RegExp[]) => list.map((re) => [re.source, re.flags] as const);
+  const documents = new DocumentPool({
+    repository: config.repository,
+    scope: config.scope,
+    seeds: config.startingPoints,
+    accept: source(config.acceptList),
+    reject: source(config.rejectList),
+    agent: productToken(config.userAgent),
+    obeyRelNofollow: config.obeyRelNofollow,
+    maxLinksPerPage: config.maxLinksPerPage,
+  });
   const debug = log.isLevelEnabled('debug');
   const report: DropReport = (reason, url, detail) => {
     stats.dropped(reason);
@@ -110,7 +124,11 @@ export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen
     hostCounts: state.hostCounts,
     contentSeen: new Map(),
     report,
+    documents,
     abort,
-    close: () => dispatcher.close(),
+    close: async () => {
+      await documents.close();
+      await dispatcher.close();
+    },
   };
 }

@@ -9,9 +9,8 @@ import { followPolicy } from '../stages/follow-policy.js';
 import { hostLimit } from '../stages/host-limit.js';
 import { normalizeLinks } from '../stages/normalize-links.js';
 import { obeyRobots } from '../stages/obey-robots.js';
-import { parseDocument } from '../stages/parse-document.js';
 import { robotsAllowed } from '../stages/robots-allowed.js';
-import { storeDocument } from '../stages/store-document.js';
+import { describeAndStore } from '../stages/describe-and-store.js';
 import { trapLimits } from '../stages/trap-limits.js';
 import type { CrawlContext } from './crawl-context.js';
 import type { CrawlSpec } from './crawl.js';
@@ -52,7 +51,10 @@ export function defaultAdmit(ctx: CrawlContext): OperatorFunction<Candidate, Cra
   );
 }
 
-/** One request's work: robots.txt, fetch, parse, store. A failure of one URL becomes a `failed` outcome. */
+/**
+ * One request's work: robots.txt, fetch, then parse and store on the document workers (the same work
+ * as `parseDocument` + `storeDocument`, off the main thread). A failure of one URL becomes a `failed` outcome.
+ */
 export function defaultUnit(ctx: CrawlContext): OperatorFunction<CrawlRequest, Outcome> {
   const c = ctx.config;
   return (req$) =>
@@ -61,15 +63,7 @@ export function defaultUnit(ctx: CrawlContext): OperatorFunction<CrawlRequest, O
       obeyRobots({ robots: ctx.robots, politeness: ctx.politeness, userAgent: c.userAgent, maxRetries: c.maxRetries, maxCrawlDelayMs: c.maxCrawlDelayMs }),
       fetchPage({ ...ctx.fetchOptions, politeness: ctx.politeness, maxRetries: c.maxRetries, maxRedirects: c.maxRedirects, validatorsOf: validatorsOf(ctx) }),
       reuseStored(ctx.state.known, ctx.store),
-      parseDocument({
-        policy: ctx.policy,
-        agent: ctx.agent,
-        obeyRelNofollow: c.obeyRelNofollow,
-        maxLinksPerPage: c.maxLinksPerPage,
-        contentSeen: ctx.contentSeen,
-        report: ctx.report,
-      }),
-      storeDocument(ctx.store),
+      describeAndStore(ctx.documents, ctx.contentSeen, ctx.report),
       map((value) => {
         if (!('kind' in value) || value.kind === 'fetched' || value.kind === 'parsed') throw new Error(`unit ended with an unfinished ${'kind' in value ? value.kind : 'request'}`);
         return value;

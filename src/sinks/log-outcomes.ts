@@ -3,8 +3,8 @@ import type { Outcome } from '../engine/outcome.js';
 import type { CrawlLogger } from '../log/create-logger.js';
 
 /**
- * Logs each outcome at the level SPEC §3 gives it: a `page` line per document (log-level 1),
- * a warning per failure, redirects, retries and skips as debug (log-level 2).
+ * Logs each outcome at the level SPEC §3 gives it: a `page` line per document and per 4xx
+ * (log-level 1), a warning per other failure, redirects, retries and skips as debug (log-level 2).
  *
  * @example
  * crawl(spec).pipe(logOutcomes(log)).subscribe();
@@ -22,9 +22,14 @@ export function logOutcomes(log: CrawlLogger): MonoTypeOperatorFunction<Outcome>
             'fetched',
           );
         break;
-      case 'failed':
-        log.warn({ url: out.req.url, code: out.code, ...(out.status ? { status: out.status } : {}), attempts: out.req.attempt + 1 }, out.message);
+      case 'failed': {
+        const detail = { url: out.req.url, code: out.code, ...(out.status ? { status: out.status } : {}), attempts: out.req.attempt + 1 };
+        // A 4xx is the web as it is (a dead link), not trouble with the crawl: a page line, not a warning.
+        if (out.status !== undefined && out.status >= 400 && out.status < 500) {
+          if (pages) log.page(detail, out.message);
+        } else log.warn(detail, out.message);
         break;
+      }
       case 'redirect':
         if (debug) log.debug({ url: out.req.url, status: out.status, location: out.location }, 'redirect');
         break;

@@ -7,7 +7,6 @@ export interface Admissible {
   readonly candidate: Candidate;
   /** The normalized URL. */
   readonly url: string;
-  readonly parsed: URL;
 }
 
 /** Told of every URL admission drops, with the reason (stats count it, log-level 2 logs it). */

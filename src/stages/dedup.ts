@@ -1,4 +1,4 @@
-import { mergeMap, type OperatorFunction } from 'rxjs';
+import { filter, map, pipe, type OperatorFunction } from 'rxjs';
 import type { CrawlRequest } from '../frontier/crawl-request.js';
 import type { SeenSet } from '../frontier/seen-set.js';
 import { hostKey } from '../url/url-parts.js';
@@ -12,25 +12,28 @@ import type { Admissible, DropReport } from './admissible.js';
  * of(admissible, admissible).pipe(dedup(seen, report)) //=> one CrawlRequest, then 'duplicate' reported
  */
 export function dedup(seen: SeenSet, report: DropReport): OperatorFunction<Admissible, CrawlRequest> {
-  return mergeMap((a: Admissible) => {
-    if (!seen.add(a.url)) {
-      report('duplicate', a.url);
-      return [];
-    }
-    const c = a.candidate;
-    const req: CrawlRequest = {
-      url: a.url,
-      // Slices of another string keep all of it alive: the host of a URL object holds its href,
-      // and an href the parser found holds the whole page.
-      host: hostKey(a.url),
-      depth: c.depth,
-      originalUrl: detach(c.originalUrl ?? c.href),
-      redirects: c.redirects ?? 0,
-      attempt: 0,
-      ...(c.referrer !== undefined ? { referrer: c.referrer } : {}),
-    };
-    return [req];
-  });
+  return pipe(
+    map((a: Admissible): CrawlRequest | undefined => {
+      if (!seen.add(a.url)) {
+        report('duplicate', a.url);
+        return undefined;
+      }
+      const c = a.candidate;
+      const req: CrawlRequest = {
+        url: a.url,
+        // Slices of another string keep all of it alive: the host of a URL object holds its href,
+        // and an href the parser found holds the whole page.
+        host: hostKey(a.url),
+        depth: c.depth,
+        originalUrl: detach(c.originalUrl ?? c.href),
+        redirects: c.redirects ?? 0,
+        attempt: 0,
+        ...(c.referrer !== undefined ? { referrer: c.referrer } : {}),
+      };
+      return req;
+    }),
+    filter((r): r is CrawlRequest => r !== undefined),
+  );
 }
 
 /** A copy of `s` that shares no memory with the string it was cut from. */

@@ -1,4 +1,5 @@
 import type { MonoTypeOperatorFunction } from 'rxjs';
+import { hostKey } from '../url/url-parts.js';
 import { dropWhen, type Admissible, type DropReport } from './admissible.js';
 
 /**
@@ -11,7 +12,7 @@ import { dropWhen, type Admissible, type DropReport } from './admissible.js';
 export function hostLimit(max: number, counts: Map<string, number>, report: DropReport): MonoTypeOperatorFunction<Admissible> {
   return dropWhen<Admissible>(report, (a) => {
     if (max <= 0) return undefined;
-    const host = a.parsed.host;
+    const host = hostKey(a.url);
     const n = counts.get(host) ?? 0;
     if (n >= max) return 'host-limit';
     counts.set(host, n + 1);

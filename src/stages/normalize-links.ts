@@ -1,4 +1,4 @@
-import { mergeMap, type OperatorFunction } from 'rxjs';
+import { filter, map, pipe, type OperatorFunction } from 'rxjs';
 import type { Candidate } from '../frontier/crawl-request.js';
 import { normalizeUrl, rejectionOf, type NormalizeOptions } from '../url/normalize-url.js';
 import type { Admissible, DropReport } from './admissible.js';
@@ -13,12 +13,13 @@ import type { Admissible, DropReport } from './admissible.js';
  * //=> { url: 'http://a.test/b', ... }
  */
 export function normalizeLinks(report: DropReport, opts?: NormalizeOptions): OperatorFunction<Candidate, Admissible> {
-  return mergeMap((candidate: Candidate) => {
-    const url = candidate.url ?? normalizeUrl(candidate.href, candidate.base, opts);
-    if (url === undefined) {
+  return pipe(
+    map((candidate: Candidate): Admissible | undefined => {
+      const url = candidate.url ?? normalizeUrl(candidate.href, candidate.base, opts);
+      if (url !== undefined) return { candidate, url };
       report(rejectionOf(candidate.href, candidate.base), candidate.href);
-      return [];
-    }
-    return [{ candidate, url, parsed: new URL(url) }];
-  });
+      return undefined;
+    }),
+    filter((a): a is Admissible => a !== undefined),
+  );
 }

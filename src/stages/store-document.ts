@@ -21,7 +21,8 @@ export function storeDocument(store: MirrorStore): OperatorFunction<UnitValue, U
   });
 }
 
-function toDocument({ req, response, doc, kept }: Parsed, localPath: string): Outcome {
+/** The outcome of a parsed document stored at `localPath`: its index record (none when noindex). */
+export function toDocument({ req, response, doc, kept }: Parsed, localPath: string, bytes = response.body.length): Outcome {
   const h = response.headers;
   const record: IndexRecord | undefined = doc.noindex
     ? undefined
@@ -37,7 +38,7 @@ function toDocument({ req, response, doc, kept }: Parsed, localPath: string): Ou
         status: response.status,
         etag: h['etag'] ?? null,
         localPath,
-        contentLength: response.body.length,
+        contentLength: bytes,
         contentMd5: doc.contentMd5,
         depth: req.depth,
         fetchedAt: new Date(response.startedAt).toISOString(),
@@ -54,7 +55,7 @@ function toDocument({ req, response, doc, kept }: Parsed, localPath: string): Ou
     contentType: h['content-type'] ?? null,
     unchanged: kept !== undefined,
     doc,
-    bytes: response.body.length,
+    bytes,
     durationMs: response.durationMs,
     links: doc.follow,
   };

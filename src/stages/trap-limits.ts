@@ -1,5 +1,6 @@
 import type { MonoTypeOperatorFunction } from 'rxjs';
 import { exceedsPathRepetition } from '../url/trap-filters.js';
+import { pathnameOf } from '../url/url-parts.js';
 import { dropWhen, type Admissible, type DropReport } from './admissible.js';
 
 export interface TrapLimits {
@@ -22,7 +23,7 @@ export function trapLimits(limits: TrapLimits, report: DropReport): MonoTypeOper
   return dropWhen<Admissible>(report, (a) => {
     if (limits.maxDepth > 0 && a.candidate.depth > limits.maxDepth) return 'too-deep';
     if (limits.maxUrlLength > 0 && a.url.length > limits.maxUrlLength) return 'too-long';
-    if (limits.maxPathRepetition > 0 && exceedsPathRepetition(a.parsed, limits.maxPathRepetition)) return 'path-repetition';
+    if (limits.maxPathRepetition > 0 && exceedsPathRepetition({ pathname: pathnameOf(a.url) }, limits.maxPathRepetition)) return 'path-repetition';
     return undefined;
   });
 }

@@ -7,7 +7,7 @@
  * exceedsPathRepetition(new URL('http://x.com/a/b/a/b/a/'), 2); //=> true
  * exceedsPathRepetition(new URL('http://x.com/a/b/a/b/'), 2);   //=> false
  */
-export function exceedsPathRepetition(url: URL, max: number): boolean {
+export function exceedsPathRepetition(url: { readonly pathname: string }, max: number): boolean {
   if (max <= 0) return false;
   const path = url.pathname;
   // A path with at most `max` segments cannot repeat one more often: skip the split for most URLs.

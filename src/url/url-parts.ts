@@ -33,3 +33,16 @@ export function hostKey(normalized: string): string {
   const [start, end] = authorityBounds(normalized);
   return normalized.slice(start, end);
 }
+
+/**
+ * The path of a normalized http(s) URL (what `URL.pathname` gives), read from the string without
+ * parsing it.
+ *
+ * @example
+ * pathnameOf('http://a.test:81/x/y?q=1'); //=> '/x/y'
+ */
+export function pathnameOf(normalized: string): string {
+  const [, end] = authorityBounds(normalized);
+  const q = normalized.indexOf('?', end);
+  return normalized.slice(end, q < 0 ? normalized.length : q) || '/';
+}

@@ -1,0 +1,32 @@
+import { from, mergeMap, of, type Observable, type OperatorFunction } from 'rxjs';
+import type { Outcome, UnitValue } from '../engine/outcome.js';
+import type { DocumentPool } from '../workers/document-pool.js';
+import type { DropReport } from './admissible.js';
+import { documentInfo } from './parse-document.js';
+import { toDocument } from './store-document.js';
+
+/**
+ * `parseDocument` and `storeDocument` in one step, run on the worker threads of a
+ * {@link DocumentPool}: the default unit's way to use the other cores. Same results, same records.
+ *
+ * @example
+ * of(fetched).pipe(describeAndStore(pool, contentSeen, report)) //=> { kind: 'document', record: {...} }
+ */
+export function describeAndStore(pool: DocumentPool, contentSeen: Map<string, string>, report: DropReport): OperatorFunction<UnitValue, UnitValue> {
+  return mergeMap((value): Observable<UnitValue> => {
+    if (!('kind' in value) || value.kind !== 'fetched') return of(value);
+    const { req, response, kept } = value;
+    const h = response.headers;
+    const bytes = response.body.byteLength;
+    const job = { url: req.url, contentType: h['content-type'], xRobotsTag: h['x-robots-tag'], body: response.body, store: kept === undefined };
+    return from(
+      pool.run(job).then((result): Outcome => {
+        if ('error' in result) return { kind: 'failed', req, code: result.code ?? 'store-error', message: result.error };
+        for (const [reason, url] of result.dropped) report(reason, url);
+        const doc = documentInfo(req, result.description, contentSeen);
+        const localPath = kept?.localPath ?? result.localPath!;
+        return toDocument({ kind: 'parsed', req, response, doc, ...(kept ? { kept } : {}) }, localPath, bytes);
+      }),
+    );
+  });
+}

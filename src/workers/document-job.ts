@@ -1,0 +1,29 @@
+import type { DocumentDescription } from '../parse/describe-document.js';
+import type { FilterReason } from '../url/filter-reason.js';
+
+/** What a document worker needs to know of the crawl, once. */
+export interface WorkerSetup {
+  readonly repository: string;
+  readonly scope: import('../config/config.js').ScopeMode;
+  readonly seeds: readonly string[];
+  /** Regex sources and flags of the accept and reject lists. */
+  readonly accept: readonly (readonly [string, string])[];
+  readonly reject: readonly (readonly [string, string])[];
+  readonly agent: string;
+  readonly obeyRelNofollow: boolean;
+  readonly maxLinksPerPage: number;
+}
+
+/** One document to describe, and to store unless a recrawl kept its stored copy. */
+export interface DocumentJob {
+  readonly id: number;
+  readonly url: string;
+  readonly contentType: string | undefined;
+  readonly xRobotsTag: string | undefined;
+  readonly body: Uint8Array;
+  readonly store: boolean;
+}
+
+export type DocumentResult =
+  | { readonly id: number; readonly description: DocumentDescription; readonly localPath: string | undefined; readonly dropped: readonly (readonly [FilterReason, string])[] }
+  | { readonly id: number; readonly error: string; readonly code: string | undefined };
