@@ -1,5 +1,5 @@
 /**
- * Runs the real CLI (`node dist/cli/main.js crawl CONF`) on a generated Crawler.conf, as a child
+ * Runs the real CLI (`node dist/tarantula.mjs crawl CONF`) on a generated Crawler.conf, as a child
  * process wrapped in `/usr/bin/time -v` when present, and gathers what it cost: wall seconds of the
  * whole process (node start-up and exit included), the crawler's own stats.json (its
  * `process.resourceUsage()` at the end of the crawl), and time's figures as a cross-check.
@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const TIME = '/usr/bin/time';
-export const CLI = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
+export const CLI = fileURLToPath(new URL('../dist/tarantula.mjs', import.meta.url));
 
 /** The crawl's settings; every one written to the generated Crawler.conf. */
 export interface CrawlSettings {

@@ -6,7 +6,7 @@
  *   npm run bench -- --site /usr/share/doc/python3.11/html [--compare-wget]
  *   npm run bench -- --pages 20000 --cpu-prof DIR   # also write a V8 CPU profile of the crawler
  *
- * Each server runs in a child process of its own; the crawler is `node dist/cli/main.js crawl` on a
+ * Each server runs in a child process of its own; the crawler is `node dist/tarantula.mjs crawl` on a
  * generated Crawler.conf (threads 16, no politeness delay, every body saved, no page cap). Pages/s
  * is documents / wall seconds of the whole crawler process. Other flags: --threads N, --keep (keep
  * the work folder), --json FILE (append the results as JSON lines).

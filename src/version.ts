@@ -1,10 +1,10 @@
-import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+import { packagePath } from './package-root.js';
 
 /**
  * The package version, read from package.json at run time so it never drifts from the release.
- * Both `src/version.ts` and the compiled `dist/version.js` sit one level below the package root.
  *
  * @example
  * `tarantula/${VERSION}` //=> 'tarantula/0.1.0'
  */
-export const VERSION: string = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
+export const VERSION: string = (JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string }).version;

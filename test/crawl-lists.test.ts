@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readStats, startWeb, type E2eWeb } from './support/e2e-web.js';
+import { readStats, startWeb, type CrawlRun, type E2eWeb } from './support/e2e-web.js';
 import { parseSeedIndex, type SeedRecord } from './support/index-files.js';
 import { tempDir } from './support/temp-dir.js';
 
@@ -28,8 +28,7 @@ const NEVER = [
 
 let web: E2eWeb;
 let tmp: Awaited<ReturnType<typeof tempDir>>;
-let code: number | null;
-let stderr: string;
+let run: CrawlRun;
 let records: SeedRecord[];
 let repo: string;
 beforeAll(async () => {
@@ -38,7 +37,7 @@ beforeAll(async () => {
   repo = join(tmp.dir, 'repo');
   const conf = join(tmp.dir, 'Crawler.conf');
   await writeFile(conf, LISTS);
-  ({ code, stderr } = await web.crawl([conf, '--seed', web.url('lists.test', '/start.php'), '--repository', repo, '--log-level', '0', '--threads', '1'], { cwd: tmp.dir }));
+  run = await web.crawl([conf, '--seed', web.url('lists.test', '/start.php'), '--repository', repo, '--log-level', '0', '--threads', '1'], { cwd: tmp.dir });
   records = parseSeedIndex(await readFile(join(repo, 'index.txt'), 'utf8'));
 });
 afterAll(async () => {
@@ -50,11 +49,11 @@ const path = (url: string): string => new URL(url).pathname + new URL(url).searc
 
 describe('the assignment accept and reject lists', () => {
   it('completes', () => {
-    expect(code, stderr).toBe(0);
+    expect(run.code, run.stderr).toBe(0);
   });
 
   it('fetches the seed although the accept list would not take it, and every accepted link, and nothing else', () => {
-    const requested = web.pages().map((p) => p.slice('lists.test'.length));
+    const requested = run.pages.map((p) => p.slice('lists.test'.length));
     expect(requested.sort()).toEqual(['/start.php', ...ACCEPTED, '/folder/inner.pdf'].sort());
     for (const p of NEVER) expect(requested).not.toContain(p);
   });

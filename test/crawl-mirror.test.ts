@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { portLinks } from '../src/demo/port-links.js';
-import { E2E_ROOT, startWeb, type E2eWeb } from './support/e2e-web.js';
+import { E2E_ROOT, startWeb, type CrawlRun, type E2eWeb } from './support/e2e-web.js';
 import { parseJsonl } from './support/index-files.js';
 import { tempDir } from './support/temp-dir.js';
 
@@ -28,7 +28,7 @@ let web: E2eWeb;
 let tmp: Awaited<ReturnType<typeof tempDir>>;
 let repo: string;
 let records: Record<string, unknown>[];
-let exit: { code: number | null; stderr: string };
+let exit: CrawlRun;
 
 beforeAll(async () => {
   web = await startWeb('mirror');
@@ -53,7 +53,7 @@ async function servedBytes(file: string): Promise<Buffer> {
 describe('the mirror', () => {
   it('fetches every case once', () => {
     expect(exit.code, exit.stderr).toBe(0);
-    expect(web.pages().sort()).toEqual(CASES.map(([p]) => 'mirror.test' + p).sort());
+    expect([...exit.pages].sort()).toEqual(CASES.map(([p]) => 'mirror.test' + p).sort());
     expect(records.map((r) => r.url).sort()).toEqual(CASES.map(([p]) => web.url('mirror.test', p)).sort());
   });
 

@@ -1,12 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWeb, type E2eWeb } from './support/e2e-web.js';
 import { parseSeedIndex } from './support/index-files.js';
 import { tempDir } from './support/temp-dir.js';
 
 /**
- * fixtures/e2e/order/tree.test:
+ * fixtures/e2e/order/tree.test (cross.test: below):
  *
  *   /          → a/, b/, c.html
  *   /a/        → 1.html, 2.html
@@ -29,36 +29,33 @@ afterAll(async () => {
   await web.close();
   await tmp.remove();
 });
-beforeEach(() => {
-  web.server.requests.length = 0;
-});
 
-let runs = 0;
-async function crawlIn(order: string): Promise<{ requested: string[]; indexed: string[] }> {
-  const repo = join(tmp.dir, `${order}-${++runs}`);
-  const { code, stderr } = await web.crawl(['--seed', web.url('tree.test'), '--traversal', order, '--threads', '1', '--repository', repo, '--log-level', '0'], { cwd: tmp.dir });
-  expect(code, stderr).toBe(0);
+async function crawlIn(order: string, host = 'tree.test') {
+  const repo = join(tmp.dir, `${host}-${order}`);
+  const run = await web.crawl(['--seed', web.url(host), '--traversal', order, '--threads', '1', '--repository', repo, '--log-level', '0'], { cwd: tmp.dir });
+  expect(run.code, run.stderr).toBe(0);
   const records = parseSeedIndex(await readFile(join(repo, 'index.txt'), 'utf8'));
-  return { requested: web.pages(), indexed: records.map((r) => new URL(r.url).pathname) };
+  return { ...run, indexed: records.map((r) => new URL(r.url).pathname) };
 }
 
-describe('traversal order with one thread and no delays', () => {
-  it('fetches breadth-first, the links of each page in document order', async () => {
-    const { requested, indexed } = await crawlIn('bfs');
-    expect(requested).toEqual(BFS.map((p) => 'tree.test' + p));
-    expect(indexed).toEqual(BFS);
+describe.concurrent('traversal order with one thread and no delays', () => {
+  it('bfs fetches breadth-first, the links of each page in document order, after robots.txt', async () => {
+    const run = await crawlIn('bfs');
+    expect(run.requests.map((r) => r.path)).toEqual(['/robots.txt', ...BFS]);
+    expect(run.indexed).toEqual(BFS);
   });
 
-  it('fetches in depth-first preorder, the links of each page in document order', async () => {
-    const { requested, indexed } = await crawlIn('dfs');
-    expect(requested).toEqual(DFS.map((p) => 'tree.test' + p));
-    expect(indexed).toEqual(DFS);
+  it('dfs fetches in depth-first preorder, the links of each page in document order, after robots.txt', async () => {
+    const run = await crawlIn('dfs');
+    expect(run.requests.map((r) => r.path)).toEqual(['/robots.txt', ...DFS]);
+    expect(run.indexed).toEqual(DFS);
   });
 
-  it('asks for robots.txt once, before the first page of the host', async () => {
-    await crawlIn('bfs');
-    const paths = web.server.requests.map((r) => r.path);
-    expect(paths[0]).toBe('/robots.txt');
-    expect(paths.filter((p) => p === '/robots.txt')).toHaveLength(1);
+  // cross.test: / → a.html, b.html, c.html; a.html → c.html. Depth-first, c.html is reached from
+  // a.html before the seed's next link, so the preorder is /, a, c, b. (A stack that holds each URL
+  // once, from where it was first discovered, gives /, a, b, c: not a depth-first order.)
+  it('dfs visits a page reached from an earlier sibling before the later siblings (true preorder)', async () => {
+    const run = await crawlIn('dfs', 'cross.test');
+    expect(run.pages).toEqual(['/', '/a.html', '/c.html', '/b.html'].map((p) => 'cross.test' + p));
   });
 });

@@ -1,6 +1,7 @@
 import { access } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
+import { packagePath } from '../package-root.js';
 import type { ConfigOverrides } from '../config/build-config.js';
 import { ConfigError } from '../config/config-error.js';
 import { loadConfig } from '../config/load-config.js';
@@ -29,7 +30,7 @@ export async function runPipeline(name: string, confPath: string | undefined, ov
 }
 
 /** The pipelines shipped with the package, found when the current folder has none of that name. */
-const SHIPPED = fileURLToPath(new URL('../../pipelines/', import.meta.url));
+const SHIPPED = packagePath('pipelines');
 
 async function findPipeline(name: string): Promise<string> {
   const candidates = /[/\\]|\.[cm]?[jt]s$/.test(name)

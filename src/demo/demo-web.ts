@@ -1,11 +1,11 @@
-import { fileURLToPath } from 'node:url';
+import { packagePath } from '../package-root.js';
 import type { ResolveEntry } from '../config/config.js';
 
 /** The bundled fixture web: `fixtures/demo/HOST/...` (same path from `src/demo` and `dist/demo`). */
-export const DEMO_ROOT = fileURLToPath(new URL('../../fixtures/demo/', import.meta.url));
+export const DEMO_ROOT = packagePath('fixtures', 'demo');
 
 /** The demo crawl's configuration, `fixtures/demo/Crawler.conf`. */
-export const DEMO_CONF = fileURLToPath(new URL('../../fixtures/demo/Crawler.conf', import.meta.url));
+export const DEMO_CONF = packagePath('fixtures', 'demo', 'Crawler.conf');
 
 /** Every host the fixture web serves; `other.example.test` is outside the demo crawl's scope. */
 export const DEMO_HOSTS: readonly string[] = [

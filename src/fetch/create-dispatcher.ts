@@ -8,6 +8,8 @@ export interface DispatcherOptions {
   /** Connections kept per origin: requests in flight to one host at most. */
   readonly connectionsPerOrigin: number;
   readonly userAgent?: string;
+  /** The name lookup of new connections. Default: a {@link cachingLookup} over the system resolver. */
+  readonly lookup?: ReturnType<typeof cachingLookup>;
 }
 
 /**
@@ -20,7 +22,7 @@ export interface DispatcherOptions {
  */
 export function createDispatcher(opts: DispatcherOptions): Dispatcher {
   const overrides = new Map(opts.resolve.map((r) => [`${r.host.toLowerCase()}:${r.port}`, r.address.replace(/^\[|\]$/g, '')]));
-  const connector = buildConnector({ timeout: opts.connectTimeoutMs || null, lookup: cachingLookup() } as buildConnector.BuildOptions);
+  const connector = buildConnector({ timeout: opts.connectTimeoutMs || null, lookup: opts.lookup ?? cachingLookup() } as buildConnector.BuildOptions);
   const connect: buildConnector.connector = (options, callback) => {
     const port = Number(options.port) || (options.protocol === 'https:' ? 443 : 80);
     const hostname = options.hostname.replace(/^\[|\]$/g, '');

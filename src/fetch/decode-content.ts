@@ -1,60 +1,129 @@
-import { promisify } from 'node:util';
-import { brotliDecompress, constants, gunzip, inflate, inflateRaw, type ZlibOptions, type BrotliOptions } from 'node:zlib';
+import { FetchError } from './fetch-error.js';
+import { constants, createBrotliDecompress, createGunzip, createInflate, createInflateRaw, type BrotliDecompress, type Gunzip, type Inflate, type InflateRaw } from 'node:zlib';
 
-const gunzipAsync = promisify<Buffer, ZlibOptions, Buffer>(gunzip);
-const inflateAsync = promisify<Buffer, ZlibOptions, Buffer>(inflate);
-const inflateRawAsync = promisify<Buffer, ZlibOptions, Buffer>(inflateRaw);
-const brotliAsync = promisify<Buffer, BrotliOptions, Buffer>(brotliDecompress);
+/** The caps of one body read. 0 = no limit. */
+export interface BodyLimits {
+  /** Bytes read from the network (before Content-Encoding is undone). */
+  readonly maxWire: number;
+  /** Bytes after Content-Encoding is undone: what stops a gzip/deflate/br bomb. */
+  readonly maxDecoded: number;
+}
 
-export interface Decoded {
+export interface DecodedBody {
   readonly body: Buffer;
-  /** The decoded body hit the cap (a compression bomb, or a huge document) and was cut there. */
+  /** A cap was hit: the body was cut there, and the rest was never downloaded. */
   readonly truncated: boolean;
 }
 
+/** A response body: chunks as they arrive; leaving the loop early (break) drops the connection. */
+export type BodySource = AsyncIterable<Buffer>;
+
+type Decoder = Gunzip | Inflate | InflateRaw | BrotliDecompress;
+
+const CODINGS = new Set(['gzip', 'x-gzip', 'deflate', 'br']);
+
 /**
- * Undoes a Content-Encoding (gzip, deflate, br) with a cap on the decoded size, so a small gzip
- * bomb cannot inflate into gigabytes. Runs on libuv's thread pool, off the event loop.
- * A cut body (truncated download) yields what could be decoded.
+ * Reads a response body as it streams in, undoing its Content-Encoding (gzip, deflate, br) on the
+ * way, and stops downloading as soon as either cap is hit — so a 1 GB gzip bomb costs the cap and a
+ * few kilobytes of network, never the gigabyte. A body cut short decodes as far as it goes.
+ * Rejects with a `bad-encoding` {@link FetchError} when the bytes are not what the encoding says,
+ * and with the network's error when the download fails.
  *
  * @example
- * await decodeContent(gzipSync('hi'), 'gzip', 1 << 20) //=> { body: <Buffer 68 69>, truncated: false }
+ * await readBody(res.body, 'gzip', { maxWire: 10 << 20, maxDecoded: 50 << 20 }) //=> { body: <Buffer ...>, truncated: false }
  */
-export async function decodeContent(raw: Buffer, encoding: string | undefined, maxDecoded: number): Promise<Decoded> {
+export async function readBody(source: BodySource, encoding: string | undefined, limits: BodyLimits): Promise<DecodedBody> {
   const coding = (encoding ?? '').trim().toLowerCase();
-  if (coding === '' || coding === 'identity') return { body: raw, truncated: false };
-  const maxOutputLength = maxDecoded > 0 ? maxDecoded : undefined;
-  const zopts: ZlibOptions = { finishFlush: constants.Z_SYNC_FLUSH, ...(maxOutputLength ? { maxOutputLength } : {}) };
-  try {
-    if (coding === 'gzip' || coding === 'x-gzip') return { body: await gunzipAsync(raw, zopts), truncated: false };
-    // "deflate" is zlib-wrapped by the standard, but some servers send raw deflate.
-    if (coding === 'deflate') return { body: await ((raw[0]! & 0x0f) === 8 ? inflateAsync : inflateRawAsync)(raw, zopts), truncated: false };
-    if (coding === 'br')
-      return {
-        body: await brotliAsync(raw, { finishFlush: constants.BROTLI_OPERATION_FLUSH, ...(maxOutputLength ? { maxOutputLength } : {}) }),
-        truncated: false,
-      };
-  } catch (err) {
-    if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') return decodeCapped(raw, coding, maxDecoded);
-    throw err;
+  const out = new CappedBuffer(CODINGS.has(coding) ? limits.maxDecoded : 0);
+  let decoder: Decoder | undefined;
+  let failure: FetchError | undefined;
+  let wire = 0;
+  let cut = false;
+  for await (const chunk of source) {
+    if (out.full || failure) break; // the decoder filled the cap while this chunk was on its way
+    let piece = chunk;
+    if (limits.maxWire > 0 && wire + piece.length > limits.maxWire) {
+      piece = piece.subarray(0, limits.maxWire - wire);
+      cut = true;
+    }
+    wire += piece.length;
+    if (!CODINGS.has(coding)) out.push(piece);
+    else {
+      decoder ??= openDecoder(coding, piece, out, (err) => (failure ??= new FetchError('bad-encoding', `cannot decode ${coding} body: ${err.message}`, 'give-up')));
+      if (!decoder.write(piece)) await drained(decoder);
+    }
+    if (cut || out.full || failure) break; // leaving the loop destroys the body: nothing more is downloaded
   }
-  return { body: raw, truncated: false };
+  if (decoder !== undefined) {
+    if (!out.full && failure === undefined) await ended(decoder);
+    decoder.destroy();
+  }
+  if (failure !== undefined && !out.full) throw failure;
+  return { body: out.concat(), truncated: cut || out.full };
 }
 
-/** Decodes only up to the cap: the first `maxDecoded` bytes of what the bomb would have produced. */
-async function decodeCapped(raw: Buffer, coding: string, maxDecoded: number): Promise<Decoded> {
-  const { createGunzip, createInflate, createInflateRaw, createBrotliDecompress } = await import('node:zlib');
-  const stream =
-    coding === 'br' ? createBrotliDecompress() : coding === 'deflate' ? ((raw[0]! & 0x0f) === 8 ? createInflate() : createInflateRaw()) : createGunzip();
-  const parts: Buffer[] = [];
-  let size = 0;
-  stream.end(raw);
-  for await (const chunk of stream as AsyncIterable<Buffer>) {
-    const room = maxDecoded - size;
-    parts.push(chunk.length > room ? chunk.subarray(0, room) : chunk);
-    size += Math.min(room, chunk.length);
-    if (size >= maxDecoded) break;
+function openDecoder(coding: string, first: Buffer, out: CappedBuffer, onError: (err: Error) => void): Decoder {
+  // Flushing at the end (not finishing) decodes what a cut stream holds instead of failing on it.
+  const zlib = { finishFlush: constants.Z_SYNC_FLUSH };
+  const decoder =
+    coding === 'br'
+      ? createBrotliDecompress({ finishFlush: constants.BROTLI_OPERATION_FLUSH })
+      : coding === 'deflate' && !isZlibHeader(first)
+        ? createInflateRaw(zlib) // "deflate" is zlib-wrapped by the standard, but some servers send raw deflate
+        : coding === 'deflate'
+          ? createInflate(zlib)
+          : createGunzip(zlib);
+  decoder.on('data', (chunk: Buffer) => {
+    if (out.push(chunk)) decoder.destroy(); // the cap is reached: stop inflating
+  });
+  decoder.on('error', onError);
+  return decoder;
+}
+
+/** RFC 1950: compression method 8 and a header checksum divisible by 31. */
+function isZlibHeader(b: Buffer): boolean {
+  return b.length >= 2 && (b[0]! & 0x0f) === 8 && ((b[0]! << 8) | b[1]!) % 31 === 0;
+}
+
+function drained(decoder: Decoder): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      decoder.off('drain', done).off('close', done);
+      resolve();
+    };
+    decoder.on('drain', done).on('close', done);
+  });
+}
+
+function ended(decoder: Decoder): Promise<void> {
+  return new Promise((resolve) => {
+    decoder.on('end', resolve).on('close', resolve);
+    decoder.end();
+  });
+}
+
+/** Chunks up to a cap (0 = none); `push` says when the cap was passed, and keeps only what fits. */
+class CappedBuffer {
+  private readonly parts: Buffer[] = [];
+  private size = 0;
+  full = false;
+
+  constructor(private readonly cap: number) {}
+
+  push(chunk: Buffer): boolean {
+    if (this.full) return true;
+    if (this.cap > 0 && this.size + chunk.length > this.cap) {
+      this.parts.push(chunk.subarray(0, this.cap - this.size));
+      this.size = this.cap;
+      this.full = true;
+      return true;
+    }
+    this.parts.push(chunk);
+    this.size += chunk.length;
+    return false;
   }
-  stream.destroy();
-  return { body: Buffer.concat(parts, size), truncated: true };
+
+  concat(): Buffer {
+    return this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts, this.size);
+  }
 }

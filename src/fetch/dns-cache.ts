@@ -2,11 +2,20 @@ import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'nod
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
+/** Asks for every address of a name: `dns.lookup(hostname, { all: true }, callback)` by default. */
+export type Resolver = (hostname: string, callback: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
+
+const systemResolver: Resolver = (hostname, callback) => dnsLookup(hostname, { all: true }, callback);
+
 export interface DnsCacheOptions {
   /** How long an answer is reused. Default 5 minutes. */
   readonly ttlMs?: number;
   /** Most host names kept; the oldest is dropped beyond it. Default 10,000. */
   readonly maxHosts?: number;
+  /** Where answers come from. Default: the system resolver (getaddrinfo, as Node's own lookup). */
+  readonly resolver?: Resolver;
+  /** The clock TTLs are measured with. Default Date.now. */
+  readonly now?: () => number;
 }
 
 /**
@@ -20,6 +29,8 @@ export interface DnsCacheOptions {
 export function cachingLookup(opts: DnsCacheOptions = {}) {
   const ttl = opts.ttlMs ?? 300_000;
   const maxHosts = opts.maxHosts ?? 10_000;
+  const resolver = opts.resolver ?? systemResolver;
+  const now = opts.now ?? Date.now;
   const cache = new Map<string, { at: number; addresses: LookupAddress[] }>();
   const inflight = new Map<string, LookupCallback[]>();
 
@@ -35,7 +46,7 @@ export function cachingLookup(opts: DnsCacheOptions = {}) {
 
   return function lookup(hostname: string, options: LookupOptions, cb: LookupCallback): void {
     const hit = cache.get(hostname);
-    if (hit && Date.now() - hit.at < ttl) return answer(hit.addresses, options, cb);
+    if (hit && now() - hit.at < ttl) return answer(hit.addresses, options, cb);
     const waiting = inflight.get(hostname);
     const mine: LookupCallback = (err, addresses) =>
       err ? cb(err, '') : answer(addresses as LookupAddress[], options, cb);
@@ -44,13 +55,13 @@ export function cachingLookup(opts: DnsCacheOptions = {}) {
       return;
     }
     inflight.set(hostname, [mine]);
-    dnsLookup(hostname, { all: true }, (err, addresses) => {
+    resolver(hostname, (err, addresses) => {
       const callbacks = inflight.get(hostname) ?? [];
       inflight.delete(hostname);
       if (!err) {
         if (cache.size >= maxHosts) cache.delete(cache.keys().next().value!);
         cache.delete(hostname);
-        cache.set(hostname, { at: Date.now(), addresses });
+        cache.set(hostname, { at: now(), addresses });
       }
       for (const callback of callbacks) callback(err, addresses);
     });

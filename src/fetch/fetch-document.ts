@@ -1,6 +1,6 @@
 import { request, type Dispatcher } from 'undici';
-import { decodeContent } from './decode-content.js';
-import { FetchError, toFetchError } from './fetch-error.js';
+import { readBody } from './decode-content.js';
+import { toFetchError } from './fetch-error.js';
 
 export interface FetchOptions {
   readonly dispatcher: Dispatcher;
@@ -56,37 +56,19 @@ export async function fetchDocument(url: string, opts: FetchOptions, validators?
       ...(opts.signal ? { signal: opts.signal } : {}),
     });
     const flat = flattenHeaders(res.headers);
-    const { raw, truncated } = await readCapped(res.body, opts.maxBodySize);
-    const decoded = await decodeContent(raw, flat['content-encoding'], opts.maxDecodedSize).catch((err: unknown) => {
-      throw new FetchError('bad-encoding', `cannot decode ${flat['content-encoding'] ?? ''} body: ${(err as Error).message}`, 'give-up');
-    });
+    const limits = { maxWire: opts.maxBodySize, maxDecoded: opts.maxDecodedSize };
+    const { body, truncated } = await readBody(res.body, flat['content-encoding'], limits);
     return {
       status: res.statusCode,
       headers: flat,
-      body: decoded.body,
-      truncated: truncated || decoded.truncated,
+      body,
+      truncated,
       startedAt,
       durationMs: Date.now() - startedAt,
     };
   } catch (err) {
     throw toFetchError(err);
   }
-}
-
-async function readCapped(body: Dispatcher.ResponseData['body'], max: number): Promise<{ raw: Buffer; truncated: boolean }> {
-  const parts: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body as AsyncIterable<Buffer>) {
-    if (max > 0 && size + chunk.length > max) {
-      parts.push(chunk.subarray(0, max - size));
-      size = max;
-      body.destroy();
-      return { raw: Buffer.concat(parts, size), truncated: true };
-    }
-    parts.push(chunk);
-    size += chunk.length;
-  }
-  return { raw: parts.length === 1 ? parts[0]! : Buffer.concat(parts, size), truncated: false };
 }
 
 function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {

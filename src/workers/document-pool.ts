@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { packagePath } from '../package-root.js';
 import type { DocumentJob, DocumentResult, WorkerSetup } from './document-job.js';
 
 interface Slot {
@@ -23,7 +24,7 @@ export class DocumentPool {
 
   constructor(setup: WorkerSetup, size = Math.max(1, Math.min(4, availableParallelism() - 1))) {
     for (let i = 0; i < size; i++) {
-      const worker = new Worker(new URL('./document-worker.js', import.meta.url), { workerData: setup });
+      const worker = new Worker(packagePath('dist', 'workers', 'document-worker.js'), { workerData: setup });
       const slot: Slot = { worker, waiting: new Map() };
       worker.on('message', (result: DocumentResult) => {
         const done = slot.waiting.get(result.id);
@@ -34,7 +35,6 @@ export class DocumentPool {
         for (const [id, done] of slot.waiting) done({ id, error: `document worker failed: ${err.message}`, code: 'worker' });
         slot.waiting.clear();
       });
-      worker.unref();
       this.slots.push(slot);
     }
   }

@@ -3,7 +3,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEMO_CONF, DEMO_HOSTS } from '../../src/demo/demo-web.js';
-import { startFixtureServer, type FixtureHooks, type FixtureServer } from '../../src/demo/fixture-server.js';
+import { startFixtureServer, type FixtureHooks, type FixtureRequest, type FixtureServer } from '../../src/demo/fixture-server.js';
 import { portLinks } from '../../src/demo/port-links.js';
 import { runCli, resolveFlags, type CliOptions, type CliResult } from './run-cli.js';
 
@@ -12,6 +12,14 @@ export const E2E_ROOT = fileURLToPath(new URL('../../fixtures/e2e/', import.meta
 
 /** Politeness delays off, so that a crawl of a loopback web takes milliseconds per page. */
 export const NO_DELAYS: readonly string[] = ['--delay-factor', '0', '--min-delay', '0', '--max-delay', '0'];
+
+/** A finished `tarantula crawl`, and what the server saw of it. */
+export interface CrawlRun extends CliResult {
+  /** The requests of this run, in order of arrival. */
+  readonly requests: FixtureRequest[];
+  /** The same as `host/path`, robots.txt left out. */
+  readonly pages: string[];
+}
 
 /** A fixture server for one web, with the host names the crawl must resolve to it. */
 export interface E2eWeb {
@@ -22,20 +30,24 @@ export interface E2eWeb {
   url(host: string, path?: string): string;
   /** `--resolve` flags for every host. */
   resolve(): string[];
-  /** Requests received so far as `host/path`, without robots.txt, in order of arrival. */
-  pages(): string[];
-  /** Runs `tarantula crawl [args]` with every host resolved to the server and no politeness delays. */
-  crawl(args: readonly string[], opts?: CliOptions): Promise<CliResult>;
+  /**
+   * Runs `tarantula crawl ARGS` with every host resolved to the server and no politeness delays
+   * (ARGS may set other delays).
+   * Unless ARGS set one, each run gets a user agent of its own (`tarantula/e2e-N`, the same robots.txt
+   * name), which tells its requests apart from those of runs going on at the same time.
+   */
+  crawl(args: readonly string[], opts?: CliOptions): Promise<CrawlRun>;
   close(): Promise<void>;
 }
+
+let runs = 0;
 
 /**
  * Serves `fixtures/e2e/NAME` (or another root) on 127.0.0.1 with its request log.
  *
  * @example
  * const web = await startWeb('order');
- * await web.crawl([...conf, '--seed', web.url('tree.test'), '--threads', '1']);
- * web.pages() //=> ['tree.test/', 'tree.test/a/', ...]
+ * (await web.crawl(['--seed', web.url('tree.test'), '--threads', '1'])).pages //=> ['tree.test/', 'tree.test/a/', ...]
  */
 export async function startWeb(name: string, opts: { root?: string; hooks?: FixtureHooks; extraHosts?: readonly string[] } = {}): Promise<E2eWeb> {
   const root = opts.root ?? join(E2E_ROOT, name);
@@ -47,8 +59,12 @@ export async function startWeb(name: string, opts: { root?: string; hooks?: Fixt
     hosts,
     url: (host, path = '/') => server.url(host, path),
     resolve,
-    pages: () => server.requests.filter((r) => r.path !== '/robots.txt').map((r) => r.host + r.path),
-    crawl: (args, cliOpts) => runCli(['crawl', ...args, ...resolve(), ...NO_DELAYS], cliOpts),
+    crawl: async (args, cliOpts) => {
+      const agent = args.includes('--user-agent') ? undefined : `tarantula/e2e-${++runs}`;
+      const result = await runCli(['crawl', ...NO_DELAYS, ...args, ...resolve(), ...(agent ? ['--user-agent', agent] : [])], cliOpts);
+      const requests = agent ? server.requests.filter((r) => r.headers['user-agent'] === agent) : [...server.requests];
+      return { ...result, requests, pages: requests.filter((r) => r.path !== '/robots.txt').map((r) => r.host + r.path) };
+    },
     close: () => server.close(),
   };
 }
@@ -66,12 +82,12 @@ export async function readStats(repository: string): Promise<{ documents: number
 }
 
 /**
- * Writes `dir/Crawler.conf`: the demo crawl's configuration (fixtures/demo/Crawler.conf) with the
+ * Writes `dir/demo.conf`: the demo crawl's configuration (fixtures/demo/Crawler.conf) with the
  * server's port in its seeds, as `tarantula demo` does; its repository is ./demo-output of the cwd.
  */
 export async function writeDemoConf(dir: string, port: number): Promise<string> {
   const text = await readFile(DEMO_CONF, 'utf8');
-  const path = join(dir, 'Crawler.conf');
+  const path = join(dir, 'demo.conf');
   await writeFile(path, portLinks(DEMO_HOSTS, port)(text));
   return path;
 }

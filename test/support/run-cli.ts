@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 /** The built CLI (`npm test` builds first): tests run what users run. */
-export const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+export const CLI = fileURLToPath(new URL('../../dist/tarantula.mjs', import.meta.url));
 
 export interface CliResult {
   readonly code: number | null;

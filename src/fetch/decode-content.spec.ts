@@ -1,0 +1,94 @@
+import { Readable } from 'node:stream';
+import { brotliCompressSync, constants, createBrotliCompress, createDeflate, createGzip, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { readBody } from './decode-content.js';
+import { FetchError } from './fetch-error.js';
+
+const TEXT = Buffer.from('<!DOCTYPE html><title>t</title>' + 'tarantula '.repeat(5000));
+
+/** The buffer in chunks of `size`, as a network would deliver it. */
+async function* chunks(buf: Buffer, size = 1000): AsyncGenerator<Buffer> {
+  for (let i = 0; i < buf.length; i += size) yield buf.subarray(i, i + size);
+}
+
+/** `total` zero bytes compressed on the fly; `meter.made` counts the zeros the reader let it make. */
+function bomb(coding: 'gzip' | 'deflate' | 'br', total: number, meter: { made: number }): Readable {
+  const zero = Buffer.alloc(64 * 1024);
+  const zeros = new Readable({
+    read() {
+      if (meter.made >= total) return void this.push(null);
+      meter.made += zero.length;
+      this.push(zero);
+    },
+  });
+  const zip = coding === 'gzip' ? createGzip() : coding === 'deflate' ? createDeflate() : createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: 1 } });
+  return zeros.pipe(zip);
+}
+
+const NO_LIMITS = { maxWire: 0, maxDecoded: 0 };
+
+describe('readBody', () => {
+  it.each([
+    ['gzip', gzipSync(TEXT)],
+    ['x-gzip', gzipSync(TEXT)],
+    ['deflate', deflateSync(TEXT)],
+    ['deflate', deflateRawSync(TEXT)],
+    ['br', brotliCompressSync(TEXT)],
+    [' GZIP ', gzipSync(TEXT)],
+  ])('undoes Content-Encoding %j', async (coding, raw) => {
+    const { body, truncated } = await readBody(chunks(raw, 97), coding, NO_LIMITS);
+    expect(truncated).toBe(false);
+    expect(body.equals(TEXT)).toBe(true);
+  });
+
+  it.each([undefined, '', 'identity', 'zstd'])('passes a body with Content-Encoding %j through as it is', async (coding) => {
+    const { body, truncated } = await readBody(chunks(TEXT), coding, NO_LIMITS);
+    expect(truncated).toBe(false);
+    expect(body.equals(TEXT)).toBe(true);
+  });
+
+  it('cuts the body at max-wire bytes, and marks it truncated', async () => {
+    const { body, truncated } = await readBody(chunks(TEXT, 1000), undefined, { maxWire: 2500, maxDecoded: 0 });
+    expect(truncated).toBe(true);
+    expect(body.equals(TEXT.subarray(0, 2500))).toBe(true);
+  });
+
+  it('is not truncated when the body is exactly the cap', async () => {
+    const { body, truncated } = await readBody(chunks(TEXT), undefined, { maxWire: TEXT.length, maxDecoded: 0 });
+    expect(truncated).toBe(false);
+    expect(body.equals(TEXT)).toBe(true);
+  });
+
+  it('decodes a compressed body cut by max-wire as far as it goes', async () => {
+    const raw = gzipSync(TEXT, { level: 0 });
+    const { body, truncated } = await readBody(chunks(raw), 'gzip', { maxWire: Math.floor(raw.length / 2), maxDecoded: 0 });
+    expect(truncated).toBe(true);
+    expect(body.length).toBeGreaterThan(1000);
+    expect(body.equals(TEXT.subarray(0, body.length))).toBe(true);
+  });
+
+  it.each(['gzip', 'deflate', 'br'] as const)('stops a %s bomb at max-decoded, long before it is all downloaded', async (coding) => {
+    const meter = { made: 0 };
+    const total = 1 << 30;
+    const cap = 1 << 20;
+    const { body, truncated } = await readBody(bomb(coding, total, meter), coding, { maxWire: 0, maxDecoded: cap });
+    expect(truncated).toBe(true);
+    expect(body.length).toBe(cap);
+    expect(body.equals(Buffer.alloc(cap))).toBe(true);
+    expect(meter.made).toBeLessThan(16 * cap);
+  });
+
+  it('rejects bytes that are not what Content-Encoding says with a bad-encoding FetchError', async () => {
+    const err = await readBody(chunks(TEXT), 'gzip', NO_LIMITS).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(FetchError);
+    expect(err).toMatchObject({ code: 'bad-encoding', action: 'give-up' });
+  });
+
+  it('passes a network error through', async () => {
+    async function* failing(): AsyncGenerator<Buffer> {
+      yield Buffer.from('<p>');
+      throw Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' });
+    }
+    await expect(readBody(failing(), undefined, NO_LIMITS)).rejects.toMatchObject({ code: 'UND_ERR_SOCKET' });
+  });
+});
