@@ -1,4 +1,5 @@
 import { access } from 'node:fs/promises';
+import { register } from 'node:module';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { packagePath } from '../package-root.js';
@@ -43,7 +44,21 @@ async function findPipeline(name: string): Promise<string> {
   throw new ConfigError('ARG_BAD_VALUE', name, `no pipeline file (looked for ${candidates.join(', ')})`);
 }
 
+/**
+ * Lets a pipeline file anywhere `import ... from 'tarantula'` (and from `rxjs`, or any other package
+ * tarantula has): what the file's own folder cannot resolve is resolved from this installation.
+ */
+function resolveFromHere(): void {
+  const parentURL = pathToFileURL(packagePath('package.json')).href;
+  const hook = `export async function resolve(specifier, context, next) {
+    try { return await next(specifier, context); }
+    catch (err) { if (err?.code !== 'ERR_MODULE_NOT_FOUND') throw err; return next(specifier, { ...context, parentURL: ${JSON.stringify(parentURL)} }); }
+  }`;
+  register(`data:text/javascript,${encodeURIComponent(hook)}`);
+}
+
 async function importPipeline(file: string): Promise<Pipeline> {
+  resolveFromHere();
   const url = pathToFileURL(file).href;
   const mod = (/\.[cm]?ts$/.test(file)
     ? await (await import('tsx/esm/api')).tsImport(url, import.meta.url)
