@@ -16,6 +16,7 @@ import { logOutcomes } from '../sinks/log-outcomes.js';
 import { recordStats } from '../sinks/record-stats.js';
 import { writeIndex } from '../sinks/write-index.js';
 import { openCrawlState } from '../state/crawl-state.js';
+import { startProgress } from './progress.js';
 
 /** Exit statuses of SPEC §2. */
 export const EXIT = { ok: 0, cannotRun: 1, badConfig: 2, sigint: 130, sigterm: 143 } as const;
@@ -113,6 +114,7 @@ export async function runCrawl(config: CrawlerConfig, log: CrawlLogger, opts: Ru
     state.resumed ? 'crawl resumed' : 'crawl started',
   );
   const pipeline = opts.pipeline ?? defaultPipeline;
+  const stopProgress = startProgress(ctx, process.stderr);
   let failed = false;
   try {
     await new Promise<void>((done, fail) => pipeline(ctx, { stop, writers, stdout: opts.stdout }).subscribe({ complete: done, error: fail }));
@@ -122,6 +124,7 @@ export async function runCrawl(config: CrawlerConfig, log: CrawlLogger, opts: Ru
     exitCode = EXIT.cannotRun;
   } finally {
     timeLimit?.unsubscribe();
+    stopProgress();
     process.off('SIGINT', onSigint);
     process.off('SIGTERM', onSigterm);
     await finish(ctx, writers, { completed: !interrupted && !failed, indexPath, writing });

@@ -32,6 +32,8 @@ export interface Frontier<R extends { readonly host: string }> {
   nextReadyAt(): number | undefined;
   /** Pending requests, excluding those in flight. */
   readonly size: number;
+  /** Hosts with requests pending or in flight, or still resting after one. */
+  readonly hosts: number;
   /** Pending requests, in no particular order: for saving the crawl state. */
   pending(): IterableIterator<R>;
 }
@@ -77,7 +79,7 @@ export function hostFrontier<R extends { readonly host: string }>(opts: Frontier
 }
 
 class HostFrontier<R extends { readonly host: string }> implements Frontier<R> {
-  private readonly hosts = new Map<string, HostQueue<R>>();
+  private readonly hostQueues = new Map<string, HostQueue<R>>();
   private readonly waiting = new IndexedHeap<HostQueue<R>>((a, b) => a.readyAt() - b.readyAt());
   private readonly ready: IndexedHeap<HostQueue<R>>;
   private readonly inFlightSeq = new Map<R, number>();
@@ -102,6 +104,10 @@ class HostFrontier<R extends { readonly host: string }> implements Frontier<R> {
 
   get size(): number {
     return this.pendingCount;
+  }
+
+  get hosts(): number {
+    return this.hostQueues.size;
   }
 
   push(req: R): boolean {
@@ -141,7 +147,7 @@ class HostFrontier<R extends { readonly host: string }> implements Frontier<R> {
 
   release(req: R, now: number): void {
     this.inFlightSeq.delete(req);
-    const host = this.hosts.get(req.host);
+    const host = this.hostQueues.get(req.host);
     if (host === undefined) return;
     host.inFlight--;
     host.free.push(now + Math.max(0, this.opts.politeness.delayMs(req.host)));
@@ -155,14 +161,14 @@ class HostFrontier<R extends { readonly host: string }> implements Frontier<R> {
   }
 
   *pending(): IterableIterator<R> {
-    for (const host of this.hosts.values()) for (const entry of host.queue) yield entry.req;
+    for (const host of this.hostQueues.values()) for (const entry of host.queue) yield entry.req;
   }
 
   private enqueue(req: R, seq: number, atHead: boolean): void {
-    let host = this.hosts.get(req.host);
+    let host = this.hostQueues.get(req.host);
     if (host === undefined) {
       host = new HostQueue<R>(req.host, this.slots);
-      this.hosts.set(req.host, host);
+      this.hostQueues.set(req.host, host);
     }
     const entry = { req, seq };
     // The head, where the next request is taken, is the front for FIFO and the back for LIFO.
@@ -192,7 +198,7 @@ class HostFrontier<R extends { readonly host: string }> implements Frontier<R> {
 
   /** Forgets idle hosts whose politeness delay has passed (Scrapy's slot GC), so the map stays bounded. */
   private sweep(now: number): void {
-    for (const [name, host] of this.hosts)
-      if (host.queue.size === 0 && host.inFlight === 0 && host.readyAt() <= now) this.hosts.delete(name);
+    for (const [name, host] of this.hostQueues)
+      if (host.queue.size === 0 && host.inFlight === 0 && host.readyAt() <= now) this.hostQueues.delete(name);
   }
 }
