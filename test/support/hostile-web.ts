@@ -156,7 +156,7 @@ export function bomb(coding: Coding, bytes: number, meter: { made: number } = { 
         : coding === 'deflate'
           ? createDeflate({ level: 6 })
           : createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: 4 } });
-    res.writeHead(200, { 'Content-Type': 'text/html', 'Content-Encoding': coding });
+    res.writeHead(200, { 'Content-Type': 'text/html', 'Content-Encoding': coding }).flushHeaders();
     const zeros = repeated(ZEROS, bytes, (n) => (meter.made = n));
     zeros.pipe(zip).pipe(res);
     res.on('close', () => {
