@@ -6,7 +6,7 @@ import { fetchDocument, type FetchOptions } from '../fetch/fetch-document.js';
 import { hostFrontier, type Frontier } from '../frontier/host-frontier.js';
 import type { CrawlRequest } from '../frontier/crawl-request.js';
 import { Politeness } from '../frontier/politeness.js';
-import type { SeenSet } from '../frontier/seen-set.js';
+import { fingerprintSet, type SeenSet } from '../frontier/seen-set.js';
 import type { CrawlLogger } from '../log/create-logger.js';
 import { RobotsCache } from '../robots/robots-cache.js';
 import { productToken } from '../robots/robots-txt.js';
@@ -32,6 +32,8 @@ export interface CrawlContext {
   readonly stats: CrawlStats;
   readonly frontier: Frontier<CrawlRequest>;
   readonly seen: SeenSet;
+  /** Depth-first only: URLs already pulled from the frontier, so a URL found again while waiting moves up the stack. */
+  readonly started: SeenSet | undefined;
   /** Resume and recrawl state: the journal, what an interrupted run left, the last crawl's pages. */
   readonly state: CrawlState;
   readonly robots: RobotsCache;
@@ -102,6 +104,7 @@ export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen
     obeyRelNofollow: config.obeyRelNofollow,
     maxLinksPerPage: config.maxLinksPerPage,
   });
+  const started = config.traversal === 'dfs' ? fingerprintSet() : undefined;
   const debug = log.isLevelEnabled('debug');
   const report: DropReport = (reason, url, detail) => {
     stats.dropped(reason);
@@ -111,7 +114,14 @@ export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen
     config,
     log,
     stats,
-    frontier: hostFrontier<CrawlRequest>({ order: config.traversal, maxPerHost: config.maxPerHost, politeness }),
+    frontier: hostFrontier<CrawlRequest>({
+      order: config.traversal,
+      maxPerHost: config.maxPerHost,
+      politeness,
+      // A retry was started already, and is no stale copy.
+      ...(started ? { skip: (req: CrawlRequest) => req.attempt === 0 && !started.add(req.url) } : {}),
+    }),
+    started,
     seen,
     state,
     robots,

@@ -37,15 +37,15 @@ function validatorsOf(ctx: CrawlContext): ((req: CrawlRequest) => Validators | u
   };
 }
 
-/** Admission, cheapest checks first (STYLE habit 12): normalize, traps, scope and lists, host cap, seen-set, cached robots. */
+/** Admission, cheapest checks first (STYLE habit 12): normalize, traps, scope and lists, seen-set, host cap, cached robots. */
 export function defaultAdmit(ctx: CrawlContext): OperatorFunction<Candidate, CrawlRequest> {
   const c = ctx.config;
   return pipe(
     normalizeLinks(ctx.report),
     trapLimits(c, ctx.report),
     followPolicy(ctx.policy, ctx.report),
+    dedup(ctx.seen, ctx.report, ctx.started),
     hostLimit(c.maxPagesPerHost, ctx.hostCounts, ctx.report),
-    dedup(ctx.seen, ctx.report),
     robotsAllowed(ctx.robots, c.userAgent, ctx.report),
     journalAdmissions(ctx.state.journal),
   );

@@ -102,9 +102,18 @@ function ended(decoder: Decoder): Promise<void> {
   });
 }
 
-/** Chunks up to a cap (0 = none); `push` says when the cap was passed, and keeps only what fits. */
+/** Below this, a body is kept as the chunks that came and joined once at the end. */
+const SMALL = 256 * 1024;
+
+/**
+ * Chunks up to a cap (0 = none); `push` says when the cap was passed, and keeps only what fits.
+ * A large body is copied once into one buffer of the cap's size, whose pages are only committed as
+ * they are written: joining chunks at the end would hold the body twice at its peak (100 MB for a
+ * bomb cut at 50 MB), and a body cut at the cap comes out as a whole buffer, transferable as it is.
+ */
 class CappedBuffer {
-  private readonly parts: Buffer[] = [];
+  private parts: Buffer[] = [];
+  private big: Buffer | undefined;
   private size = 0;
   full = false;
 
@@ -112,18 +121,32 @@ class CappedBuffer {
 
   push(chunk: Buffer): boolean {
     if (this.full) return true;
-    if (this.cap > 0 && this.size + chunk.length > this.cap) {
-      this.parts.push(chunk.subarray(0, this.cap - this.size));
-      this.size = this.cap;
+    let piece = chunk;
+    if (this.cap > 0 && this.size + piece.length > this.cap) {
+      piece = piece.subarray(0, this.cap - this.size);
       this.full = true;
-      return true;
     }
-    this.parts.push(chunk);
-    this.size += chunk.length;
-    return false;
+    if (this.big === undefined && this.size + piece.length <= SMALL) this.parts.push(piece);
+    else {
+      this.reserve(this.size + piece.length);
+      piece.copy(this.big!, this.size);
+    }
+    this.size += piece.length;
+    return this.full;
   }
 
   concat(): Buffer {
+    if (this.big !== undefined) return this.size === this.big.length ? this.big : this.big.subarray(0, this.size);
     return this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts, this.size);
+  }
+
+  private reserve(needed: number): void {
+    if (this.big !== undefined && needed <= this.big.length) return;
+    const room = this.cap > 0 ? this.cap : Math.max(needed, 2 * (this.big?.length ?? SMALL));
+    const big = Buffer.allocUnsafeSlow(room);
+    if (this.big !== undefined) this.big.copy(big, 0, 0, this.size);
+    else Buffer.concat(this.parts, this.size).copy(big);
+    this.big = big;
+    this.parts = [];
   }
 }

@@ -15,6 +15,8 @@ export interface CrawlRequest {
   readonly redirects: number;
   /** Failed attempts so far (network error, 5xx, 429). */
   readonly attempt: number;
+  /** Depth-first found this URL again while it was still pending: it goes on top of the stack, the older entry is skipped. */
+  readonly again?: boolean;
 }
 
 /** A link waiting to be admitted: as written in `base`, or already normalized by the parser. */

@@ -96,3 +96,14 @@ describe('hostFrontier', () => {
     expect(f.nextReadyAt()).toBeUndefined();
   });
 });
+
+describe('hostFrontier skip', () => {
+  it('discards the requests the skip predicate refuses, and takes the next', () => {
+    const taken = new Set<string>();
+    const f = hostFrontier<R>({ order: 'dfs', politeness: noDelay, skip: (req) => taken.has(req.id) || (taken.add(req.id), false) });
+    f.pushAll([r('a/1'), r('a/2'), r('a/3')]);
+    f.push(r('a/3')); // found again: on top, the older copy is skipped later
+    expect(drain(f)).toEqual(['a/3', 'a/1', 'a/2']);
+    expect(f.size).toBe(0);
+  });
+});

@@ -6,7 +6,7 @@ export interface DelayPolicy {
   delayMs(host: string): number;
 }
 
-export interface FrontierOptions {
+export interface FrontierOptions<R = unknown> {
   /** FIFO back queues for breadth-first, LIFO for depth-first. */
   readonly order: 'bfs' | 'dfs';
   /** Hard cap on pending URLs; `push` refuses beyond it. 0 = no cap. */
@@ -14,6 +14,8 @@ export interface FrontierOptions {
   /** Requests in flight to one host at once. Default 1. */
   readonly maxPerHost?: number;
   readonly politeness: DelayPolicy;
+  /** Asked of each request about to be pulled: true discards it (an older copy of one queued again). */
+  readonly skip?: (req: R) => boolean;
 }
 
 /** The frontier's contract (Scrapy's scheduler, crawlee's request queue): never blocks, never waits. */
@@ -74,7 +76,7 @@ const SWEEP_EVERY = 1024;
  * const f = hostFrontier({ order: 'bfs', politeness: { delayMs: () => 0 } });
  * f.push({ host: 'a', url: 'http://a/' }); f.pull(Date.now()) //=> { host: 'a', url: 'http://a/' }
  */
-export function hostFrontier<R extends { readonly host: string }>(opts: FrontierOptions): Frontier<R> {
+export function hostFrontier<R extends { readonly host: string }>(opts: FrontierOptions<R>): Frontier<R> {
   return new HostFrontier<R>(opts);
 }
 
@@ -90,7 +92,7 @@ class HostFrontier<R extends { readonly host: string }> implements Frontier<R> {
   private pendingCount = 0;
   private releases = 0;
 
-  constructor(private readonly opts: FrontierOptions) {
+  constructor(private readonly opts: FrontierOptions<R>) {
     this.dfs = opts.order === 'dfs';
     this.maxSize = opts.maxSize ?? 0;
     this.slots = Math.max(1, opts.maxPerHost ?? 1);
@@ -134,10 +136,17 @@ class HostFrontier<R extends { readonly host: string }> implements Frontier<R> {
       this.waiting.pop();
       this.ready.push(top);
     }
-    const host = this.ready.pop();
-    if (host === undefined) return undefined;
-    const entry = (this.dfs ? host.queue.popBack() : host.queue.popFront())!;
-    this.pendingCount--;
+    let host: HostQueue<R> | undefined;
+    let entry: Entry<R>;
+    do {
+      host = this.ready.pop();
+      if (host === undefined) return undefined;
+      entry = (this.dfs ? host.queue.popBack() : host.queue.popFront())!;
+      this.pendingCount--;
+      if (!this.opts.skip?.(entry.req)) break;
+      if (host.queue.size > 0) this.ready.push(host);
+      host = undefined;
+    } while (host === undefined);
     this.takeSlot(host, now);
     host.inFlight++;
     this.inFlightSeq.set(entry.req, entry.seq);

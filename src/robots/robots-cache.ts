@@ -1,12 +1,16 @@
 import { FetchError } from '../fetch/fetch-error.js';
 import type { FetchResponse } from '../fetch/fetch-document.js';
+import { retryAfterMs } from '../fetch/retry-after.js';
 import { RobotsTxt, parseRobotsTxt } from './robots-txt.js';
 
 /** What is known of an origin's robots.txt. */
 export type RobotsVerdict =
   | { readonly state: 'ready'; readonly rules: RobotsTxt }
-  /** 5xx or network failure: everything disallowed for now; `code` says why, `retry` whether trying again may help. */
-  | { readonly state: 'unavailable'; readonly code: string; readonly message: string; readonly retry: boolean };
+  /**
+   * 5xx, 429 or network failure: everything disallowed for now; `code` says why, `retry` whether
+   * trying again may help, `retryAfterMs` how long the server asked us to wait (Retry-After).
+   */
+  | { readonly state: 'unavailable'; readonly code: string; readonly message: string; readonly retry: boolean; readonly retryAfterMs?: number };
 
 export interface RobotsCacheOptions {
   /** Fetches a URL without following redirects (the cache follows them itself). */
@@ -26,7 +30,8 @@ interface Entry {
 /**
  * robots.txt per origin, as RFC 9309 asks: fetched once (concurrent first requests share the fetch),
  * redirects followed up to 5 hops, 4xx = allow all, 5xx or network failure = disallow all, cached for
- * `robots-ttl`. `peek` answers synchronously from the cache so admission can drop disallowed URLs
+ * `robots-ttl`. A 429 is taken as a server error, as Google does: a server that asks us to slow down
+ * on robots.txt is not one to crawl unrestrained. `peek` answers synchronously from the cache so admission can drop disallowed URLs
  * before they take a fetch slot.
  *
  * @example
@@ -61,9 +66,9 @@ export class RobotsCache {
     return pending;
   }
 
-  /** Remembers an origin whose robots.txt could not be had after every retry: its URLs are dropped. */
+  /** Remembers an origin whose robots.txt could not be had after every retry: its URLs are dropped, none retried. */
   giveUp(origin: string, verdict: RobotsVerdict): void {
-    this.store(origin, verdict);
+    this.store(origin, verdict.state === 'unavailable' ? { ...verdict, retry: false } : verdict);
   }
 
   /** The Crawl-delay of a politeness host (host[:port]) in ms, from whichever of its origins is cached. */
@@ -95,14 +100,18 @@ export class RobotsCache {
       }
       const location = res.headers['location'];
       if (res.status >= 300 && res.status < 400 && location) {
-        url = new URL(location, url).href;
+        const next = URL.canParse(location, url) ? new URL(location, url) : undefined;
+        // A redirect that leads nowhere fetchable leaves robots.txt unavailable, as a 4xx does.
+        if (next === undefined || (next.protocol !== 'http:' && next.protocol !== 'https:')) break;
+        url = next.href;
         continue;
       }
       if (res.status >= 200 && res.status < 300) return { state: 'ready', rules: parseRobotsTxt(res.body) };
-      if (res.status >= 400 && res.status < 500) return { state: 'ready', rules: RobotsTxt.allowAll() };
-      return { state: 'unavailable', code: `http-${res.status}`, message: `${url}: HTTP ${res.status}`, retry: true };
+      if (res.status >= 400 && res.status < 500 && res.status !== 429) return { state: 'ready', rules: RobotsTxt.allowAll() };
+      const asked = retryAfterMs(res.headers['retry-after']);
+      return { state: 'unavailable', code: `http-${res.status}`, message: `${url}: HTTP ${res.status}`, retry: true, ...(asked !== undefined ? { retryAfterMs: asked } : {}) };
     }
-    // RFC 9309 §2.3.1.2: more redirects than followed means unreachable, treated like a 4xx.
+    // RFC 9309 §2.3.1.2: more redirects than followed means unavailable, treated like a 4xx.
     return { state: 'ready', rules: RobotsTxt.allowAll() };
   }
 

@@ -6,15 +6,18 @@ import type { Admissible, DropReport } from './admissible.js';
 
 /**
  * Drops URLs already admitted and turns the rest into {@link CrawlRequest}s. The seen-set is passed
- * in (shared by every unit of the crawl, rebuilt from the journal on resume).
+ * in (shared by every unit of the crawl, rebuilt from the journal on resume). Given the set of URLs
+ * already `started` (depth-first), a URL seen but still waiting is let through again, marked `again`,
+ * so that it moves to the top of the stack: the crawl is then an exact depth-first preorder.
  *
  * @example
  * of(admissible, admissible).pipe(dedup(seen, report)) //=> one CrawlRequest, then 'duplicate' reported
  */
-export function dedup(seen: SeenSet, report: DropReport): OperatorFunction<Admissible, CrawlRequest> {
+export function dedup(seen: SeenSet, report: DropReport, started?: SeenSet): OperatorFunction<Admissible, CrawlRequest> {
   return pipe(
     map((a: Admissible): CrawlRequest | undefined => {
-      if (!seen.add(a.url)) {
+      const isNew = seen.add(a.url);
+      if (!isNew && (started === undefined || started.has(a.url))) {
         report('duplicate', a.url);
         return undefined;
       }
@@ -28,6 +31,7 @@ export function dedup(seen: SeenSet, report: DropReport): OperatorFunction<Admis
         originalUrl: detach(c.originalUrl ?? c.href),
         redirects: c.redirects ?? 0,
         attempt: 0,
+        ...(isNew ? {} : { again: true }),
         ...(c.referrer !== undefined ? { referrer: c.referrer } : {}),
       };
       return req;

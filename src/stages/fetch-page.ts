@@ -4,7 +4,8 @@ import type { Politeness } from '../frontier/politeness.js';
 import { fetchDocument, type FetchOptions, type FetchResponse, type Validators } from '../fetch/fetch-document.js';
 import { FetchError } from '../fetch/fetch-error.js';
 import type { Outcome, UnitValue } from '../engine/outcome.js';
-import { retryAfterMs, retryDelayMs } from './retry-delay.js';
+import { retryAfterMs } from '../fetch/retry-after.js';
+import { retryDelayMs } from './retry-delay.js';
 
 export interface FetchPageOptions extends FetchOptions {
   readonly politeness: Politeness;

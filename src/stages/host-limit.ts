@@ -1,21 +1,21 @@
 import type { MonoTypeOperatorFunction } from 'rxjs';
-import { hostKey } from '../url/url-parts.js';
-import { dropWhen, type Admissible, type DropReport } from './admissible.js';
+import type { CrawlRequest } from '../frontier/crawl-request.js';
+import { dropWhen, type DropReport } from './admissible.js';
 
 /**
- * `max-pages-per-host`: admits at most `max` URLs per host (counting what was admitted, which bounds
- * the documents fetched from it). `counts` is shared crawl state, passed in. 0 = no limit.
+ * `max-pages-per-host`: admits at most `max` new URLs per host, which bounds the documents fetched
+ * from it. Runs after the seen-set, so a link found on many pages counts once. `counts` is shared
+ * crawl state, passed in. 0 = no limit.
  *
  * @example
- * of(a1, a2).pipe(hostLimit(1, new Map(), report)) //=> a1 ('host-limit' reported for a2)
+ * of(r1, r2).pipe(hostLimit(1, new Map(), report)) //=> r1 ('host-limit' reported for r2)
  */
-export function hostLimit(max: number, counts: Map<string, number>, report: DropReport): MonoTypeOperatorFunction<Admissible> {
-  return dropWhen<Admissible>(report, (a) => {
-    if (max <= 0) return undefined;
-    const host = hostKey(a.url);
-    const n = counts.get(host) ?? 0;
+export function hostLimit(max: number, counts: Map<string, number>, report: DropReport): MonoTypeOperatorFunction<CrawlRequest> {
+  return dropWhen<CrawlRequest>(report, (req) => {
+    if (max <= 0 || req.again) return undefined;
+    const n = counts.get(req.host) ?? 0;
     if (n >= max) return 'host-limit';
-    counts.set(host, n + 1);
+    counts.set(req.host, n + 1);
     return undefined;
   });
 }

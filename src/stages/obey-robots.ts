@@ -39,7 +39,7 @@ export function obeyRobots(opts: ObeyRobotsOptions): OperatorFunction<UnitValue,
 function judge(req: CrawlRequest, origin: string, verdict: RobotsVerdict, opts: ObeyRobotsOptions): UnitValue {
   if (verdict.state === 'unavailable') {
     if (verdict.retry && req.attempt < opts.maxRetries) {
-      opts.politeness.backoff(req.host, retryDelayMs(req.attempt));
+      opts.politeness.backoff(req.host, verdict.retryAfterMs ?? retryDelayMs(req.attempt));
       const retry: Outcome = { kind: 'retry', req, retry: { ...req, attempt: req.attempt + 1 }, code: verdict.code, message: verdict.message };
       return retry;
     }

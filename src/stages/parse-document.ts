@@ -21,7 +21,7 @@ export interface ParseDocumentOptions {
 
 /**
  * Learns what the index needs of a fetched document ({@link describeDocument}, on this thread), and
- * marks a body seen before under another URL as `duplicateOf` it, whose links are then not taken again.
+ * marks a body seen before under another URL as `duplicateOf` it, whose links are then not followed again.
  *
  * @example
  * of(fetched).pipe(parseDocument(opts)) //=> { kind: 'parsed', doc: { type: 'html', title: 'Home', links: [...] } }
@@ -39,19 +39,19 @@ export function parseDocument(opts: ParseDocumentOptions): OperatorFunction<Unit
 
 /**
  * Turns a description into the crawl's view of the document: content seen before under another URL
- * makes it a duplicate (recorded, but its links are neither listed nor followed again); the links
- * to follow are candidates one level deeper.
+ * makes it a duplicate (recorded with its links, which are not followed again); the links to follow
+ * are candidates one level deeper.
  */
 export function documentInfo(req: CrawlRequest, d: DocumentDescription, contentSeen: Map<string, string>): DocumentInfo {
   const first = contentSeen.get(d.contentMd5);
   const duplicateOf = first !== undefined && first !== req.url ? first : null;
   if (first === undefined) contentSeen.set(d.contentMd5, req.url);
-  const links = duplicateOf === null ? d.links : [];
-  const follow = links.map((l): Candidate => ({ href: l.href, url: l.url, vetted: true, base: d.base, depth: req.depth + 1, referrer: req.url }));
+  // A copy of a page already crawled still lists its links (SPEC §6), but they are not taken again.
+  const follow = (duplicateOf === null ? d.links : []).map((l): Candidate => ({ href: l.href, url: l.url, vetted: true, base: d.base, depth: req.depth + 1, referrer: req.url }));
   return {
     type: d.type, isHtml: d.isHtml, encoding: d.encoding, title: d.title, noindex: d.noindex, nofollow: d.nofollow,
     contentMd5: d.contentMd5, duplicateOf,
-    links: links.map((l) => ({ url: l.url, text: l.text })),
+    links: d.links.map((l) => ({ url: l.url, text: l.text })),
     follow,
   };
 }
