@@ -1,14 +1,14 @@
 /**
  * Heap bytes per seen URL and per pending URL (`npm run bench:memory`): 1M URLs over 10k hosts go
  * through the real admission stages (normalizeLinks, dedup: the CrawlRequest objects the crawl
- * makes) into hostFrontier, and their MD5s into fingerprintSet. Each figure is the growth of
- * heapUsed + arrayBuffers between two full GCs, divided by the URL count.
+ * makes) into hostFrontier as the crawl configures it (requests packed by crawlRequestCodec), and
+ * into fingerprintSet. Each figure is the growth of heapUsed + arrayBuffers between two full GCs,
+ * divided by the URL count.
  *
  *   node --expose-gc --import tsx bench/memory.ts [--urls 1000000] [--hosts 10000]
  *
- * Pending URLs are measured three ways: hrefs as flat strings of their own; hrefs as htmlparser2
- * hands them out (attribute values sliced out of the decoded page); and the packed per-host byte
- * queue sketched in packed-queue.ts.
+ * Pending URLs are measured with hrefs as flat strings of their own, and as htmlparser2 hands them
+ * out (attribute values sliced out of the decoded page), packed and, for comparison, as objects.
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -21,8 +21,7 @@ import { extractHtml } from '../src/parse/extract-html.js';
 import { dedup } from '../src/stages/dedup.js';
 import { normalizeLinks } from '../src/stages/normalize-links.js';
 import { normalizeUrl } from '../src/url/normalize-url.js';
-import { urlMd5 } from '../src/url/url-md5.js';
-import { PackedQueue } from './packed-queue.js';
+import { crawlRequestCodec } from '../src/frontier/request-codec.js';
 
 setFlagsFromString('--expose-gc'); // so that plain `tsx bench/memory.ts` works too
 const gc = (globalThis.gc ?? runInNewContext('gc')) as () => void;
@@ -62,7 +61,7 @@ function* flatCandidates(): Generator<Candidate> {
     const referrer = flat(urlOf(URLS + p));
     for (let k = 0; k < LINKS_PER_PAGE && p * LINKS_PER_PAGE + k < URLS; k++) {
       const href = flat(urlOf(p * LINKS_PER_PAGE + k));
-      yield { href, url: normalizeUrl(href, referrer)!, vetted: true, base: referrer, depth: 3, referrer };
+      yield { href, url: normalizeUrl(href, referrer)!, vetted: true, base: referrer, depth: 3 };
     }
   }
 }
@@ -78,7 +77,7 @@ function* parsedCandidates(): Generator<Candidate> {
     for (let k = 0; k < LINKS_PER_PAGE && p * LINKS_PER_PAGE + k < URLS; k++) parts.push(FILLER, `<a href="${urlOf(p * LINKS_PER_PAGE + k)}">link ${k}</a>\n`);
     parts.push('</body></html>\n');
     const text = decodeText(Buffer.from(parts.join('')), 'utf-8');
-    for (const link of extractHtml(text).links) yield { href: link.href, url: normalizeUrl(link.href, referrer)!, vetted: true, base: referrer, depth: 3, referrer };
+    for (const link of extractHtml(text).links) yield { href: link.href, url: normalizeUrl(link.href, referrer)!, vetted: true, base: referrer, depth: 3 };
   }
 }
 
@@ -98,63 +97,20 @@ console.log(`memory: ${URLS.toLocaleString('en-US')} URLs over ${HOSTS.toLocaleS
 for (const n of [URLS, Math.floor((1 << 20) * 0.75) + 1]) {
   const { bytes } = grown(() => {
     const seen = fingerprintSet();
-    for (let i = 0; i < n; i++) seen.add(urlMd5(urlOf(i)));
+    for (let i = 0; i < n; i++) seen.add(urlOf(i));
     return seen;
   });
   console.log(`seen-set        ${perUrl(bytes, n)} bytes per seen URL at ${n.toLocaleString('en-US')} URLs: ${verdict(bytes / n, SEEN_TARGET)}`);
 }
 
-/** Flat hrefs: the per-pending figure, what it is made of, and the packed sketch on the same requests. */
-function measureFlat(): void {
-  const run = grown(() => {
-    const frontier = hostFrontier<CrawlRequest>({ order: 'bfs', politeness: { delayMs: () => 0 } });
-    admitInto(frontier, flatCandidates());
-    return frontier;
-  });
-  const pending = run.bytes / run.kept.size;
-  console.log(`pending (flat)   ${perUrl(run.bytes, run.kept.size)} bytes per pending URL, hrefs as flat strings: ${verdict(pending, PENDING_TARGET)}`);
-
-  // What one pending request is made of: each part made again as admission makes it, 1M of it alone, less the 8-byte array slot.
-  const sample = [...run.kept.pending()];
-  const part = (pick: (r: CrawlRequest) => unknown): number => perUrl(grown(() => sample.map(pick)).bytes, sample.length) - 8;
-  const parts = {
-    url: part((r) => normalizeUrl(flat(r.url))),
-    originalUrl: part((r) => flat(r.originalUrl)),
-    key: part((r) => urlMd5(r.url)),
-    'host (a slice of URL.href, which it keeps alive)': part((r) => new URL(r.url).host),
-    'request object': part((r) => ({
-      url: r.url, key: r.key, host: r.host, depth: r.depth, originalUrl: r.originalUrl, redirects: 0, attempt: 0,
-      ...(r.referrer !== undefined ? { referrer: r.referrer } : {}),
-    })),
-  };
-  const named = Object.values(parts).reduce((a, b) => a + b, 0);
-  console.log(`  of which        ${Object.entries(parts).map(([k, v]) => `${k} ${v}`).join(', ')}; frontier entry {req, seq}, deque slot, referrer share: ${Math.round(pending - named)}`);
-
-  const packed = grown(() => {
-    const queues = new Map<string, PackedQueue>();
-    let seq = 0;
-    for (const req of sample) {
-      let q = queues.get(req.host);
-      if (q === undefined) queues.set(req.host, (q = new PackedQueue(req.host)));
-      q.push(req, seq++);
-    }
-    return queues;
-  });
-  const first = sample[0]!;
-  const { referrer: _dropped, ...expected } = first;
-  if (JSON.stringify(packed.kept.get(first.host)!.shift()!.req) !== JSON.stringify(expected)) throw new Error('packed queue: round trip failed');
-  console.log(`pending (packed) ${perUrl(packed.bytes, sample.length)} bytes per pending URL in per-host byte queues (packed-queue.ts): ${verdict(packed.bytes / sample.length, PENDING_TARGET)}`);
+for (const [name, candidates] of [['flat hrefs', flatCandidates], ['hrefs from parsed pages', parsedCandidates]] as const) {
+  for (const packed of [true, false]) {
+    const run = grown(() => {
+      const frontier = hostFrontier<CrawlRequest>({ order: 'bfs', politeness: { delayMs: () => 0 }, ...(packed ? { codec: crawlRequestCodec } : {}) });
+      admitInto(frontier, candidates());
+      return frontier;
+    });
+    const per = run.bytes / run.kept.size;
+    console.log(`pending ${packed ? '(packed, as crawled)' : '(as objects)      '} ${perUrl(run.bytes, run.kept.size)} bytes per pending URL, ${name}: ${verdict(per, PENDING_TARGET)}`);
+  }
 }
-
-function measureParsed(): void {
-  const run = grown(() => {
-    const frontier = hostFrontier<CrawlRequest>({ order: 'bfs', politeness: { delayMs: () => 0 } });
-    admitInto(frontier, parsedCandidates());
-    return frontier;
-  });
-  const pending = run.bytes / run.kept.size;
-  console.log(`pending (parsed) ${perUrl(run.bytes, run.kept.size)} bytes per pending URL, hrefs as htmlparser2 slices them out of ~10 KB pages: ${verdict(pending, PENDING_TARGET)}`);
-}
-
-measureFlat();
-measureParsed();

@@ -6,6 +6,7 @@ import { fetchDocument, type FetchOptions } from '../fetch/fetch-document.js';
 import { hostFrontier, type Frontier } from '../frontier/host-frontier.js';
 import type { CrawlRequest } from '../frontier/crawl-request.js';
 import { Politeness } from '../frontier/politeness.js';
+import { crawlRequestCodec } from '../frontier/request-codec.js';
 import { fingerprintSet, type SeenSet } from '../frontier/seen-set.js';
 import type { CrawlLogger } from '../log/create-logger.js';
 import { RobotsCache } from '../robots/robots-cache.js';
@@ -118,6 +119,7 @@ export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen
       order: config.traversal,
       maxPerHost: config.maxPerHost,
       politeness,
+      codec: crawlRequestCodec,
       // A retry was started already, and is no stale copy.
       ...(started ? { skip: (req: CrawlRequest) => req.attempt === 0 && !started.add(req.url) } : {}),
     }),

@@ -10,7 +10,6 @@ export interface CrawlRequest {
   readonly depth: number;
   /** The link as first written in a referring page (or the seed as written), before a redirect chain. */
   readonly originalUrl: string;
-  readonly referrer?: string;
   /** Redirect hops that led here. */
   readonly redirects: number;
   /** Failed attempts so far (network error, 5xx, 429). */
@@ -28,7 +27,6 @@ export interface Candidate {
   /** The document URL (or `<base href>`) that `href` is relative to. */
   readonly base?: string;
   readonly depth: number;
-  readonly referrer?: string;
   /** Set when the parser already checked `url` against scope and the accept/reject lists. */
   readonly vetted?: boolean;
   /** Set for seeds: they bypass scope and the accept/reject lists (SPEC §4). */

@@ -1,4 +1,4 @@
-import { Deque } from './deque.js';
+import { ObjectQueue, PackedQueue, type BackQueue, type Entry, type RequestCodec } from './back-queue.js';
 import { IndexedHeap, type HeapSlot } from './indexed-heap.js';
 
 /** How long a host must rest after a request ends: politeness decides, the frontier enforces. */
@@ -16,6 +16,8 @@ export interface FrontierOptions<R = unknown> {
   readonly politeness: DelayPolicy;
   /** Asked of each request about to be pulled: true discards it (an older copy of one queued again). */
   readonly skip?: (req: R) => boolean;
+  /** Keeps pending requests packed as bytes (a fraction of their size as objects). */
+  readonly codec?: RequestCodec<R>;
 }
 
 /** The frontier's contract (Scrapy's scheduler, crawlee's request queue): never blocks, never waits. */
@@ -40,20 +42,16 @@ export interface Frontier<R extends { readonly host: string }> {
   pending(): IterableIterator<R>;
 }
 
-interface Entry<R> {
-  readonly req: R;
-  readonly seq: number;
-}
-
 class HostQueue<R> implements HeapSlot {
   heapIndex = -1;
-  readonly queue = new Deque<Entry<R>>();
+  readonly queue: BackQueue<R>;
   inFlight = 0;
   /** Times from which each free slot may be used again. */
   readonly free: number[];
 
-  constructor(readonly name: string, slots: number) {
+  constructor(readonly name: string, slots: number, codec: RequestCodec<R> | undefined) {
     this.free = new Array<number>(slots).fill(0);
+    this.queue = codec ? new PackedQueue(name, codec) : new ObjectQueue();
   }
 
   readyAt(): number {
@@ -99,8 +97,8 @@ class HostFrontier<R extends { readonly host: string }> implements Frontier<R> {
     // Ready hosts are ordered by the arrival of the URL each would give next: oldest first, or newest for DFS.
     this.ready = new IndexedHeap<HostQueue<R>>(
       this.dfs
-        ? (a, b) => b.queue.peekBack()!.seq - a.queue.peekBack()!.seq
-        : (a, b) => a.queue.peekFront()!.seq - b.queue.peekFront()!.seq,
+        ? (a, b) => b.queue.backSeq() - a.queue.backSeq()
+        : (a, b) => a.queue.frontSeq() - b.queue.frontSeq(),
     );
   }
 
@@ -170,19 +168,18 @@ class HostFrontier<R extends { readonly host: string }> implements Frontier<R> {
   }
 
   *pending(): IterableIterator<R> {
-    for (const host of this.hostQueues.values()) for (const entry of host.queue) yield entry.req;
+    for (const host of this.hostQueues.values()) yield* host.queue.requests();
   }
 
   private enqueue(req: R, seq: number, atHead: boolean): void {
     let host = this.hostQueues.get(req.host);
     if (host === undefined) {
-      host = new HostQueue<R>(req.host, this.slots);
+      host = new HostQueue<R>(req.host, this.slots, this.opts.codec);
       this.hostQueues.set(req.host, host);
     }
-    const entry = { req, seq };
     // The head, where the next request is taken, is the front for FIFO and the back for LIFO.
-    if (atHead && !this.dfs) host.queue.pushFront(entry);
-    else host.queue.pushBack(entry);
+    if (atHead && !this.dfs) host.queue.pushFront(req, seq);
+    else host.queue.pushBack(req, seq);
     this.pendingCount++;
     if (this.ready.has(host)) this.ready.update(host);
     else this.place(host);

@@ -32,7 +32,6 @@ export function dedup(seen: SeenSet, report: DropReport, started?: SeenSet): Ope
         redirects: c.redirects ?? 0,
         attempt: 0,
         ...(isNew ? {} : { again: true }),
-        ...(c.referrer !== undefined ? { referrer: c.referrer } : {}),
       };
       return req;
     }),

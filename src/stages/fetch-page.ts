@@ -47,7 +47,7 @@ function classify(req: CrawlRequest, response: FetchResponse, opts: FetchPageOpt
   if (status >= 300 && status < 400 && location !== undefined) {
     if (req.redirects >= opts.maxRedirects)
       return { kind: 'failed', req, status, code: 'too-many-redirects', message: `more than ${opts.maxRedirects} redirects` };
-    const links = [{ href: location, base: req.url, depth: req.depth, originalUrl: req.originalUrl, redirects: req.redirects + 1, referrer: req.url }];
+    const links = [{ href: location, base: req.url, depth: req.depth, originalUrl: req.originalUrl, redirects: req.redirects + 1 }];
     return { kind: 'redirect', req, status, location, links };
   }
   if (status === 429 || status >= 500) {

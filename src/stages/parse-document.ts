@@ -47,7 +47,7 @@ export function documentInfo(req: CrawlRequest, d: DocumentDescription, contentS
   const duplicateOf = first !== undefined && first !== req.url ? first : null;
   if (first === undefined) contentSeen.set(d.contentMd5, req.url);
   // A copy of a page already crawled still lists its links (SPEC §6), but they are not taken again.
-  const follow = (duplicateOf === null ? d.links : []).map((l): Candidate => ({ href: l.href, url: l.url, vetted: true, base: d.base, depth: req.depth + 1, referrer: req.url }));
+  const follow = (duplicateOf === null ? d.links : []).map((l): Candidate => ({ href: l.href, url: l.url, vetted: true, base: d.base, depth: req.depth + 1 }));
   return {
     type: d.type, isHtml: d.isHtml, encoding: d.encoding, title: d.title, noindex: d.noindex, nofollow: d.nofollow,
     contentMd5: d.contentMd5, duplicateOf,

@@ -100,10 +100,10 @@ export async function openCrawlState(repository: string, seen: SeenSet): Promise
           const rec = e[2];
           onRecord(rec);
           for (const link of rec.links)
-            if (!seen.has(link.url)) relink.push({ href: link.url, url: link.url, vetted: true, depth: rec.depth + 1, referrer: rec.url });
+            if (!seen.has(link.url)) relink.push({ href: link.url, url: link.url, vetted: true, depth: rec.depth + 1 });
         } else if (e[0] === 'r') {
           const [, url, location, depth, originalUrl, redirects] = e;
-          relink.push({ href: location, base: url, depth, originalUrl, redirects: redirects + 1, referrer: url });
+          relink.push({ href: location, base: url, depth, originalUrl, redirects: redirects + 1 });
         }
       }
     },

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import type { CrawlRequest } from './crawl-request.js';
+import { ObjectQueue, PackedQueue, type BackQueue } from './back-queue.js';
+import { crawlRequestCodec } from './request-codec.js';
+
+const req = (i: number): CrawlRequest => ({
+  url: `http://h.test/p/${i}${'x'.repeat(i % 50)}`,
+  host: 'h.test',
+  depth: i % 300,
+  originalUrl: i % 3 === 0 ? `http://h.test/p/${i}${'x'.repeat(i % 50)}` : `rel/${i}/κ`,
+  redirects: i % 4,
+  attempt: i % 3,
+  ...(i % 5 === 0 ? { again: true } : {}),
+});
+
+/** Drives both queues with the same random operations: the packed one must answer as the object one does. */
+describe.each([['packed', () => new PackedQueue<CrawlRequest>('h.test', crawlRequestCodec)]])('%s back queue', (_name, make) => {
+  it('behaves as a double-ended queue of the same requests, through growth and emptying', () => {
+    const packed: BackQueue<CrawlRequest> = make();
+    const model = new ObjectQueue<CrawlRequest>();
+    let seed = 7;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    for (let i = 0; i < 20_000; i++) {
+      const op = random();
+      if (op < 0.3) [packed, model].forEach((q) => q.pushBack(req(i), i));
+      else if (op < 0.5) [packed, model].forEach((q) => q.pushFront(req(i), i));
+      else if (op < 0.75) expect(packed.popFront()).toEqual(model.popFront());
+      else expect(packed.popBack()).toEqual(model.popBack());
+      expect(packed.size).toBe(model.size);
+      if (model.size > 0) expect([packed.frontSeq(), packed.backSeq()]).toEqual([model.frontSeq(), model.backSeq()]);
+    }
+    expect([...packed.requests()]).toEqual([...model.requests()]);
+  });
+
+  it('round-trips a request byte for byte, original URL in UTF-8 included', () => {
+    const q = make();
+    const r: CrawlRequest = { url: 'http://h.test/a?b=%CE%BA', host: 'h.test', depth: 70000, originalUrl: ' ./a?b=κ ', redirects: 2, attempt: 1 };
+    q.pushBack(r, 41);
+    expect(q.popFront()).toEqual({ seq: 41, req: { ...r, depth: 0xffff } });
+  });
+});

@@ -1,0 +1,163 @@
+import { Deque } from './deque.js';
+
+/** A request in a back queue, with its arrival number (the order BFS and DFS compare). */
+export interface Entry<R> {
+  readonly req: R;
+  readonly seq: number;
+}
+
+/** One host's pending requests: a double-ended queue of entries. */
+export interface BackQueue<R> {
+  readonly size: number;
+  pushBack(req: R, seq: number): void;
+  pushFront(req: R, seq: number): void;
+  popFront(): Entry<R> | undefined;
+  popBack(): Entry<R> | undefined;
+  frontSeq(): number;
+  backSeq(): number;
+  requests(): IterableIterator<R>;
+}
+
+/** Turns requests into bytes and back, so a back queue can hold them packed (see {@link PackedQueue}). */
+export interface RequestCodec<R> {
+  /** An upper bound of the bytes `encode` writes for `req`. */
+  maxSize(req: R): number;
+  /** Writes `req` at `at`; returns where it ended. */
+  encode(req: R, buf: Buffer, at: number): number;
+  /** Reads a request back from `buf[start, end)`; `host` is the queue's. */
+  decode(buf: Buffer, start: number, end: number, host: string): R;
+}
+
+/** Entries as objects in a ring buffer: for requests of any shape. */
+export class ObjectQueue<R> implements BackQueue<R> {
+  private readonly deque = new Deque<Entry<R>>();
+  get size(): number {
+    return this.deque.size;
+  }
+  pushBack(req: R, seq: number): void {
+    this.deque.pushBack({ req, seq });
+  }
+  pushFront(req: R, seq: number): void {
+    this.deque.pushFront({ req, seq });
+  }
+  popFront(): Entry<R> | undefined {
+    return this.deque.popFront();
+  }
+  popBack(): Entry<R> | undefined {
+    return this.deque.popBack();
+  }
+  frontSeq(): number {
+    return this.deque.peekFront()!.seq;
+  }
+  backSeq(): number {
+    return this.deque.peekBack()!.seq;
+  }
+  *requests(): IterableIterator<R> {
+    for (const entry of this.deque) yield entry.req;
+  }
+}
+
+/** Bytes around each record: its length before and after (to walk both ways) and its arrival number. */
+const FRAME = 12;
+const MIN_ARENA = 256;
+
+/**
+ * Entries as bytes in one growable arena per host: `[length][seq][request][length]`, live between
+ * `head` and `tail` with room kept on both sides, so both ends push and pop in O(1). A pending URL
+ * then costs its bytes and a frame (about 100 to 150 bytes) instead of several objects and strings
+ * (about 300): the frontier's memory stays near its content as a crawl grows to millions of URLs.
+ */
+export class PackedQueue<R> implements BackQueue<R> {
+  private buf = Buffer.allocUnsafeSlow(MIN_ARENA);
+  private head = MIN_ARENA / 2;
+  private tail = MIN_ARENA / 2;
+  size = 0;
+
+  constructor(
+    private readonly host: string,
+    private readonly codec: RequestCodec<R>,
+  ) {}
+
+  pushBack(req: R, seq: number): void {
+    const need = FRAME + this.codec.maxSize(req);
+    if (this.tail + need > this.buf.length) this.regrow(need);
+    const start = this.tail;
+    const end = this.codec.encode(req, this.buf, start + 8);
+    this.frame(start, end, seq);
+    this.tail = end + 4;
+    this.size++;
+  }
+
+  pushFront(req: R, seq: number): void {
+    const need = FRAME + this.codec.maxSize(req);
+    if (this.head < need) this.regrow(need);
+    // Encode where it may end up short of `head`, then slide it up against `head`.
+    const start = this.head - need;
+    const end = this.codec.encode(req, this.buf, start + 8);
+    const at = this.head - (end + 4 - start);
+    this.buf.copy(this.buf, at + 8, start + 8, end);
+    this.frame(at, this.head - 4, seq);
+    this.head = at;
+    this.size++;
+  }
+
+  popFront(): Entry<R> | undefined {
+    if (this.size === 0) return undefined;
+    const length = this.buf.readUInt32LE(this.head);
+    const entry = this.read(this.head, this.head + length);
+    this.head += length;
+    this.shrunk();
+    return entry;
+  }
+
+  popBack(): Entry<R> | undefined {
+    if (this.size === 0) return undefined;
+    const length = this.buf.readUInt32LE(this.tail - 4);
+    const entry = this.read(this.tail - length, this.tail);
+    this.tail -= length;
+    this.shrunk();
+    return entry;
+  }
+
+  frontSeq(): number {
+    return this.buf.readUInt32LE(this.head + 4);
+  }
+
+  backSeq(): number {
+    return this.buf.readUInt32LE(this.tail - this.buf.readUInt32LE(this.tail - 4) + 4);
+  }
+
+  *requests(): IterableIterator<R> {
+    for (let at = this.head; at < this.tail; at += this.buf.readUInt32LE(at)) yield this.read(at, at + this.buf.readUInt32LE(at)).req;
+  }
+
+  private frame(start: number, payloadEnd: number, seq: number): void {
+    const length = payloadEnd + 4 - start;
+    this.buf.writeUInt32LE(length, start);
+    this.buf.writeUInt32LE(seq, start + 4);
+    this.buf.writeUInt32LE(length, payloadEnd);
+  }
+
+  private read(start: number, end: number): Entry<R> {
+    return { seq: this.buf.readUInt32LE(start + 4), req: this.codec.decode(this.buf, start + 8, end - 4, this.host) };
+  }
+
+  /** Moves the live bytes to the middle of an arena with room for `need` more on either side. */
+  private regrow(need: number): void {
+    const live = this.tail - this.head;
+    const size = Math.max(MIN_ARENA, Math.ceil((live + 2 * need) * 1.5));
+    const next = size <= this.buf.length && live + 2 * need <= this.buf.length ? this.buf : Buffer.allocUnsafeSlow(size);
+    const head = (next.length - live) >> 1;
+    this.buf.copy(next, head, this.head, this.tail);
+    this.buf = next;
+    this.head = head;
+    this.tail = head + live;
+  }
+
+  /** An emptied queue lets go of a large arena. */
+  private shrunk(): void {
+    if (--this.size > 0) return;
+    if (this.buf.length > 4 * MIN_ARENA) this.buf = Buffer.allocUnsafeSlow(MIN_ARENA);
+    this.head = this.tail = this.buf.length >> 1;
+  }
+}

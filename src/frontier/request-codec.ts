@@ -1,0 +1,48 @@
+import type { CrawlRequest } from './crawl-request.js';
+import type { RequestCodec } from './back-queue.js';
+
+/** Marks an original URL equal to the URL itself (a seed, an absolute link): stored once. */
+const SAME = 0xffffffff;
+
+/**
+ * A {@link CrawlRequest} as bytes: depth (u16), redirects, attempt, flags (u8 each), the URL (ASCII:
+ * the WHATWG serializer percent-encodes everything else, and hosts are punycode) and the original
+ * URL as written (UTF-8), each after its u32 length. The host is the queue's own name.
+ *
+ * @example
+ * hostFrontier({ order: 'bfs', politeness, codec: crawlRequestCodec })
+ */
+export const crawlRequestCodec: RequestCodec<CrawlRequest> = {
+  maxSize(req) {
+    return 5 + 8 + req.url.length + (req.originalUrl === req.url ? 0 : 3 * req.originalUrl.length);
+  },
+  encode(req, buf, at) {
+    buf.writeUInt16LE(Math.min(req.depth, 0xffff), at);
+    buf[at + 2] = Math.min(req.redirects, 255);
+    buf[at + 3] = Math.min(req.attempt, 255);
+    buf[at + 4] = req.again ? 1 : 0;
+    at += 5;
+    const urlLength = buf.write(req.url, at + 4, 'latin1');
+    buf.writeUInt32LE(urlLength, at);
+    at += 4 + urlLength;
+    if (req.originalUrl === req.url) {
+      buf.writeUInt32LE(SAME, at);
+      return at + 4;
+    }
+    const originalLength = buf.write(req.originalUrl, at + 4, 'utf8');
+    buf.writeUInt32LE(originalLength, at);
+    return at + 4 + originalLength;
+  },
+  decode(buf, start, _end, host) {
+    const depth = buf.readUInt16LE(start);
+    const redirects = buf[start + 2]!;
+    const attempt = buf[start + 3]!;
+    const again = buf[start + 4] === 1;
+    let at = start + 5;
+    const urlLength = buf.readUInt32LE(at);
+    const url = buf.toString('latin1', at + 4, (at += 4 + urlLength));
+    const originalLength = buf.readUInt32LE(at);
+    const originalUrl = originalLength === SAME ? url : buf.toString('utf8', at + 4, at + 4 + originalLength);
+    return { url, host, depth, originalUrl, redirects, attempt, ...(again ? { again } : {}) };
+  },
+};
