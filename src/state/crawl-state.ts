@@ -31,8 +31,8 @@ export interface CrawlState {
   readonly journal: JournalWriter;
   /**
    * Reads the interrupted run's journal again: each record it wrote goes to `onRecord` (to rebuild
-   * the index exactly), and links of its documents that were never admitted (lost with the last
-   * journal write) are put in {@link relinks}, to be admitted now.
+   * the index exactly), and links of its last documents that may never have been admitted (lost with
+   * the last journal write) are put in {@link relinks}, to be admitted now.
    */
   replay(onRecord: (rec: IndexRecord) => void): Promise<void>;
   /** Filled by {@link replay}: links and redirect targets of the interrupted run that may never have been admitted. */
@@ -42,6 +42,9 @@ export interface CrawlState {
 }
 
 export const STATE_DIR = '.tarantula';
+
+/** Documents and redirects at the journal's end whose links a resume admits again, in case their admission was lost. */
+const RELINK_TAIL = 1024;
 
 /**
  * Opens the crawl state kept in `REPOSITORY/.tarantula/`: an append-only journal of this crawl
@@ -94,18 +97,23 @@ export async function openCrawlState(repository: string, seen: SeenSet): Promise
     journal,
     relinks,
     async replay(onRecord) {
-      const relink = relinks;
+      // Only the last writes can have been lost: the links of the last documents and redirects are enough.
+      const tail: Candidate[][] = [];
+      let ends = 0;
       for await (const e of readJournal(journalPath)) {
+        let found: Candidate[] | undefined;
         if (e[0] === 'd' && e[2] !== null) {
           const rec = e[2];
           onRecord(rec);
-          for (const link of rec.links)
-            if (!seen.has(link.url)) relink.push({ href: link.url, url: link.url, vetted: true, depth: rec.depth + 1 });
+          found = rec.links.map((link) => ({ href: link.url, url: link.url, vetted: true, depth: rec.depth + 1 }));
         } else if (e[0] === 'r') {
           const [, url, location, depth, originalUrl, redirects] = e;
-          relink.push({ href: location, base: url, depth, originalUrl, redirects: redirects + 1 });
+          found = [{ href: location, base: url, depth, originalUrl, redirects: redirects + 1 }];
         }
+        if (found === undefined) continue;
+        tail[ends++ % RELINK_TAIL] = found;
       }
+      for (const found of tail) for (const c of found) if (c.url === undefined || !seen.has(c.url)) relinks.push(c);
     },
     async complete() {
       journal.append(['end', new Date().toISOString()]);
