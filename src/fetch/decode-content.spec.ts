@@ -47,6 +47,16 @@ describe('readBody', () => {
     expect(body.equals(TEXT)).toBe(true);
   });
 
+  it.each([0, 3_000_000, 2_000_000])('reads a 2 MB body whole in chunks (max-wire %i)', async (maxWire) => {
+    const big = Buffer.from(Array.from({ length: 2_000_000 }, (_, i) => i % 251));
+    const { body, truncated } = await readBody(chunks(big, 65_536), undefined, { maxWire, maxDecoded: 0 });
+    expect(truncated).toBe(false);
+    expect(body.equals(big)).toBe(true);
+    const zipped = await readBody(chunks(gzipSync(big), 4096), 'gzip', { maxWire: 0, maxDecoded: maxWire });
+    expect(zipped.truncated).toBe(false);
+    expect(zipped.body.equals(big)).toBe(true);
+  });
+
   it('cuts the body at max-wire bytes, and marks it truncated', async () => {
     const { body, truncated } = await readBody(chunks(TEXT, 1000), undefined, { maxWire: 2500, maxDecoded: 0 });
     expect(truncated).toBe(true);

@@ -34,7 +34,9 @@ const CODINGS = new Set(['gzip', 'x-gzip', 'deflate', 'br']);
  */
 export async function readBody(source: BodySource, encoding: string | undefined, limits: BodyLimits): Promise<DecodedBody> {
   const coding = (encoding ?? '').trim().toLowerCase();
-  const out = new CappedBuffer(CODINGS.has(coding) ? limits.maxDecoded : 0);
+  const decoding = CODINGS.has(coding);
+  // Without decoding, the wire cap is the body's cap: CappedBuffer needs it only to size its buffer.
+  const out = new CappedBuffer(decoding ? limits.maxDecoded : limits.maxWire);
   let decoder: Decoder | undefined;
   let failure: FetchError | undefined;
   let wire = 0;
@@ -47,7 +49,7 @@ export async function readBody(source: BodySource, encoding: string | undefined,
       cut = true;
     }
     wire += piece.length;
-    if (!CODINGS.has(coding)) out.push(piece);
+    if (!decoding) out.push(piece);
     else {
       decoder ??= openDecoder(coding, piece, out, (err) => (failure ??= new FetchError('bad-encoding', `cannot decode ${coding} body: ${err.message}`, 'give-up')));
       if (!decoder.write(piece)) await drained(decoder);

@@ -13,7 +13,7 @@ import type { FixtureHooks } from '../../src/demo/fixture-server.js';
  * that each take over one host name, and readers of what a crawl logged and wrote.
  */
 
-/** fixtures/hostile: good.test and other.test (well-behaved pages) and markup.test (bad markup, odd hrefs). */
+/** fixtures/hostile: good.test and other.test (well-behaved pages) and markup.test (malformed HTML). */
 export const HOSTILE_ROOT = fileURLToPath(new URL('../../fixtures/hostile/', import.meta.url));
 
 /** Answers one request to a host; `path` is the request target in origin-form. */
@@ -43,25 +43,9 @@ export function html(title: string, links: readonly string[] = [], extra = ''): 
   return `<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>${title}</title>${extra}</head>\n<body><h1>${title}</h1>\n${anchors}\n</body></html>\n`;
 }
 
+/** Answers with `body` as UTF-8 HTML, with its Content-Length. */
 export function sendHtml(res: ServerResponse, body: string, status = 200, headers: Record<string, string | number> = {}): void {
   res.writeHead(status, { 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': Buffer.byteLength(body), ...headers }).end(body);
-}
-
-/**
- * A host of fixed pages (`path` → HTML, or a function of the request count of that path) whose
- * robots.txt is `robots` (404 when undefined); other paths are 404.
- */
-export function pages(byPath: Readonly<Record<string, string>>, robots?: string): Handler {
-  return (_req, res, path) => {
-    if (path === '/robots.txt') {
-      if (robots === undefined) res.writeHead(404, { 'Content-Type': 'text/plain' }).end('none\n');
-      else res.writeHead(200, { 'Content-Type': 'text/plain' }).end(robots);
-      return;
-    }
-    const body = byPath[path];
-    if (body === undefined) res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found\n');
-    else sendHtml(res, body);
-  };
 }
 
 /** robots.txt 404 and every other path handled by `handler`. */
@@ -116,32 +100,32 @@ export function counted(answer: (n: number, path: string) => { status: number; h
 const ZEROS = Buffer.alloc(64 * 1024);
 const FILLER = Buffer.from('<p>' + 'spider food '.repeat(5460) + '</p>\n');
 
-/** A stream of `total` bytes made of `chunk` repeated; `onRead` sees the running count. */
-function repeated(chunk: Buffer, total: number, onRead: (bytes: number) => void): Readable {
+/** A stream of `total` bytes made of `chunk` repeated, made as it is read; `onRead` sees the running count. */
+function repeated(chunk: Buffer, total: number, onRead?: (bytes: number) => void): Readable {
   let sent = 0;
   return new Readable({
     read() {
       if (sent >= total) return void this.push(null);
       const piece = total - sent < chunk.length ? chunk.subarray(0, total - sent) : chunk;
       sent += piece.length;
-      onRead(sent);
+      onRead?.(sent);
       this.push(piece);
     },
   });
 }
 
 /** A streamed page of `bytes` bytes of HTML (no Content-Length), never held in memory whole. */
-export function hugePage(bytes: number, meter: { sent: number } = { sent: 0 }): Handler {
+export function hugePage(bytes: number): Handler {
   return (_req, res) => {
     res.writeHead(200, { 'Content-Type': 'text/html' });
     res.write('<!DOCTYPE html><title>huge</title>\n');
-    const body = repeated(FILLER, bytes, (n) => (meter.sent = n));
+    const body = repeated(FILLER, bytes);
     body.pipe(res);
     res.on('close', () => body.destroy());
   };
 }
 
-export type Coding = 'gzip' | 'deflate' | 'br';
+type Coding = 'gzip' | 'deflate' | 'br';
 
 /**
  * A compression bomb: `bytes` zero bytes compressed on the fly with `coding` and served as HTML
