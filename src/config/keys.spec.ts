@@ -76,7 +76,7 @@ describe('KEYS', () => {
       maxUrlLength: 2048, maxPathRepetition: 3, maxLinksPerPage: 5000, delayFactor: 5, minDelayMs: 3000,
       maxDelayMs: 30000, maxPerHost: 1, maxCrawlDelayMs: 60_000, robotsTtlMs: 86_400_000, obeyRelNofollow: true,
       userAgent: `tarantula/${VERSION}`, resolve: [], connectTimeoutMs: 10000, headerTimeoutMs: 30000,
-      bodyTimeoutMs: 30000, maxBodySize: 10_485_760, maxDecodedSize: 52_428_800, maxRedirects: 5, maxRetries: 2,
+      bodyTimeoutMs: 30000, maxBodySize: 10_485_760, maxDecodedSize: 20_971_520, maxRedirects: 5, maxRetries: 2,
       logFile: 'screen', logLevel: 1, periodHours: 72, threads: 16, indexFile: undefined, indexFormat: 'seed',
     });
     expect(Object.isFrozen(DEFAULT_CONFIG)).toBe(true);

@@ -180,7 +180,7 @@ export const KEYS: { readonly [F in keyof CrawlerConfig]: KeySpec<F> } = {
   },
   maxDecodedSize: {
     name: 'max-decoded-size', section: 'fetch-options', kind: 'integer', unit: 'bytes',
-    default: '52428800', parse: count,
+    default: '20971520', parse: count,
     doc: 'Decompressed bodies are cut at this size.',
   },
   maxRedirects: {

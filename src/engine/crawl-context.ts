@@ -15,6 +15,7 @@ import type { DropReport } from '../stages/admissible.js';
 import { linkPolicy, type LinkPolicy } from '../stages/link-policy.js';
 import type { CrawlState } from '../state/crawl-state.js';
 import { MirrorStore } from '../store/mirror-store.js';
+import { withoutSessionIds } from '../url/query-params.js';
 import { makeScope } from '../url/scope.js';
 import { makeListFilter } from '../url/url-lists.js';
 import { DocumentPool } from '../workers/document-pool.js';
@@ -105,7 +106,7 @@ export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen
     obeyRelNofollow: config.obeyRelNofollow,
     maxLinksPerPage: config.maxLinksPerPage,
   });
-  const started = config.traversal === 'dfs' ? fingerprintSet() : undefined;
+  const started = config.traversal === 'dfs' ? fingerprintSet(undefined, withoutSessionIds) : undefined;
   const debug = log.isLevelEnabled('debug');
   const report: DropReport = (reason, url, detail) => {
     stats.dropped(reason);
@@ -120,8 +121,8 @@ export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen
       maxPerHost: config.maxPerHost,
       politeness,
       codec: crawlRequestCodec,
-      // A retry was started already, and is no stale copy.
-      ...(started ? { skip: (req: CrawlRequest) => req.attempt === 0 && !started.add(req.url) } : {}),
+      // A retry or a request put back after robots.txt was started already, and is no stale copy.
+      ...(started ? { skip: (req: CrawlRequest) => req.attempt === 0 && !req.requeued && !started.add(req.url) } : {}),
     }),
     started,
     seen,

@@ -23,6 +23,8 @@ const sorted = (map: Map<string, number>, top = Infinity): Record<string, number
 export class CrawlStats {
   documents = 0;
   indexed = 0;
+  truncated = 0;
+  duplicates = 0;
   bytes = 0;
   redirects = 0;
   retries = 0;
@@ -44,6 +46,8 @@ export class CrawlStats {
       case 'document':
         this.documents++;
         if (out.record) this.indexed++;
+        if (out.truncated) this.truncated++;
+        if (out.doc.duplicateOf !== null) this.duplicates++;
         this.bytes += out.bytes;
         bump(this.byType, out.doc.type);
         bump(this.byGroup, TYPE_GROUPS[out.doc.type] ?? 'other');
@@ -86,6 +90,8 @@ export class CrawlStats {
     return {
       documents: this.documents,
       indexed: this.indexed,
+      truncated: this.truncated,
+      duplicates: this.duplicates,
       bytes: this.bytes,
       seconds: Math.round(seconds * 1000) / 1000,
       pagesPerSecond: seconds > 0 ? Math.round((this.documents / seconds) * 10) / 10 : 0,

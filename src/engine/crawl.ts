@@ -26,7 +26,7 @@ export interface CrawlSpec<Out> {
   readonly unit: OperatorFunction<CrawlRequest, Out>;
   /** The feedback edge: links of an outcome to admit. */
   readonly links: (out: Out) => Iterable<Candidate>;
-  /** A request to put back at the head of its host's queue (robots.txt fetched first, a retry). */
+  /** What to put back at the head of the request's host queue, in its place (robots.txt fetched first, a retry). */
   readonly requeue?: (out: Out) => CrawlRequest | undefined;
   readonly frontier: Frontier<CrawlRequest>;
   /** Requests in flight overall. */
@@ -89,7 +89,7 @@ export function crawl<Out>(spec: CrawlSpec<Out>): Observable<Out> {
             error: (err: unknown) => subscriber.error(err),
             complete: () => {
               active--;
-              if (requeued !== undefined && !stopping) spec.frontier.requeue(requeued);
+              if (requeued !== undefined && !stopping) spec.frontier.requeue(req, requeued);
               spec.frontier.release(req, sch.now());
               pump();
             },

@@ -99,7 +99,7 @@ export function defaultSpec(ctx: CrawlContext, seeds: Observable<Candidate> = se
     admit: defaultAdmit(ctx),
     unit: failSafe(defaultUnit(ctx)),
     links: linksOf,
-    requeue: (out) => (out.kind === 'retry' ? out.retry : undefined),
+    requeue: (out) => (out.kind === 'retry' ? out.retry : out.kind === 'requeue' ? { ...out.req, requeued: true } : undefined),
     frontier: ctx.frontier,
     concurrency: ctx.config.threads,
     ...(max > 0 ? { mayStart: (active: number) => before + ctx.stats.documents + active < max } : {}),

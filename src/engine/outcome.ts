@@ -49,11 +49,15 @@ export type Outcome =
       readonly unchanged: boolean;
       readonly doc: DocumentInfo;
       readonly bytes: number;
+      /** The body was cut at max-body-size or max-decoded-size. */
+      readonly truncated: boolean;
       readonly durationMs: number;
       readonly links: readonly Candidate[];
     }
   | { readonly kind: 'redirect'; readonly req: CrawlRequest; readonly status: number; readonly location: string; readonly links: readonly Candidate[] }
   | { readonly kind: 'retry'; readonly req: CrawlRequest; readonly retry: CrawlRequest; readonly code: string; readonly message: string }
+  /** Not done yet: its host's robots.txt was just fetched, and the request waits its turn (the politeness delay) again. */
+  | { readonly kind: 'requeue'; readonly req: CrawlRequest }
   | { readonly kind: 'skipped'; readonly req: CrawlRequest; readonly reason: FilterReason; readonly message?: string }
   | { readonly kind: 'failed'; readonly req: CrawlRequest; readonly code: string; readonly message: string; readonly status?: number };
 

@@ -16,6 +16,7 @@ import { logOutcomes } from '../sinks/log-outcomes.js';
 import { recordStats } from '../sinks/record-stats.js';
 import { writeIndex } from '../sinks/write-index.js';
 import { openCrawlState } from '../state/crawl-state.js';
+import { withoutSessionIds } from '../url/query-params.js';
 import { startProgress } from './progress.js';
 
 /** Exit statuses of SPEC §2. */
@@ -57,7 +58,7 @@ export function defaultPipeline(ctx: CrawlContext, { stop, writers }: CrawlSinks
  */
 export async function runCrawl(config: CrawlerConfig, log: CrawlLogger, opts: RunCrawlOptions): Promise<RunCrawlResult> {
   const repo = resolve(config.repository);
-  const seen = fingerprintSet();
+  const seen = fingerprintSet(undefined, withoutSessionIds);
   let state;
   try {
     await mkdir(repo, { recursive: true });

@@ -16,6 +16,8 @@ export interface CrawlRequest {
   readonly attempt: number;
   /** Depth-first found this URL again while it was still pending: it goes on top of the stack, the older entry is skipped. */
   readonly again?: boolean;
+  /** Put back at the head of its queue after its host's robots.txt was fetched, so the politeness delay applies. */
+  readonly requeued?: boolean;
 }
 
 /** A link waiting to be admitted: as written in `base`, or already normalized by the parser. */

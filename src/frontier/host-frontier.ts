@@ -26,8 +26,8 @@ export interface Frontier<R extends { readonly host: string }> {
   push(req: R): boolean;
   /** Queues the links of one page so that they are taken in document order under both policies. */
   pushAll(reqs: readonly R[]): number;
-  /** Puts an in-flight request back at the head of its host's queue (robots.txt fetched first, retry). */
-  requeue(req: R): void;
+  /** Puts an in-flight request (or what replaces it: a retry) back at the head of its host's queue, in its old place. */
+  requeue(pulled: R, replacement?: R): void;
   /** A request whose host may be contacted now, or undefined when none is ready. */
   pull(now: number): R | undefined;
   /** The host of `req` is free again, and may be contacted after its politeness delay. */
@@ -124,9 +124,9 @@ class HostFrontier<R extends { readonly host: string }> implements Frontier<R> {
     return accepted;
   }
 
-  requeue(req: R): void {
-    const seq = this.inFlightSeq.get(req) ?? this.seq++;
-    this.enqueue(req, seq, true);
+  requeue(pulled: R, replacement: R = pulled): void {
+    const seq = this.inFlightSeq.get(pulled) ?? this.seq++;
+    this.enqueue(replacement, seq, true);
   }
 
   pull(now: number): R | undefined {

@@ -5,7 +5,7 @@ import type { RequestCodec } from './back-queue.js';
 const SAME = 0xffffffff;
 
 /**
- * A {@link CrawlRequest} as bytes: depth (u16), redirects, attempt, flags (u8 each), the URL (ASCII:
+ * A {@link CrawlRequest} as bytes: depth (u16), redirects, attempt, flags (again, requeued) (u8 each), the URL (ASCII:
  * the WHATWG serializer percent-encodes everything else, and hosts are punycode) and the original
  * URL as written (UTF-8), each after its u32 length. The host is the queue's own name.
  *
@@ -20,7 +20,7 @@ export const crawlRequestCodec: RequestCodec<CrawlRequest> = {
     buf.writeUInt16LE(Math.min(req.depth, 0xffff), at);
     buf[at + 2] = Math.min(req.redirects, 255);
     buf[at + 3] = Math.min(req.attempt, 255);
-    buf[at + 4] = req.again ? 1 : 0;
+    buf[at + 4] = (req.again ? 1 : 0) | (req.requeued ? 2 : 0);
     at += 5;
     const urlLength = buf.write(req.url, at + 4, 'latin1');
     buf.writeUInt32LE(urlLength, at);
@@ -37,12 +37,12 @@ export const crawlRequestCodec: RequestCodec<CrawlRequest> = {
     const depth = buf.readUInt16LE(start);
     const redirects = buf[start + 2]!;
     const attempt = buf[start + 3]!;
-    const again = buf[start + 4] === 1;
+    const flags = buf[start + 4]!;
     let at = start + 5;
     const urlLength = buf.readUInt32LE(at);
     const url = buf.toString('latin1', at + 4, (at += 4 + urlLength));
     const originalLength = buf.readUInt32LE(at);
     const originalUrl = originalLength === SAME ? url : buf.toString('utf8', at + 4, at + 4 + originalLength);
-    return { url, host, depth, originalUrl, redirects, attempt, ...(again ? { again } : {}) };
+    return { url, host, depth, originalUrl, redirects, attempt, ...(flags & 1 ? { again: true } : {}), ...(flags & 2 ? { requeued: true } : {}) };
   },
 };

@@ -31,15 +31,15 @@ function murmur(s: string, seed: number): number {
  * slot, 10.7 to 21 bytes per URL between resizes, where a `Set<string>` of URLs costs well over 100.
  * The fingerprint is two seeded MurmurHash3 words, ten times cheaper than an MD5 for the 90 % of
  * links that are duplicates. A false "seen" needs a 64-bit collision: about one expected in a crawl
- * of several billion URLs.
+ * of several billion URLs. `canonical` maps a URL to the form compared (e.g. without session ids).
  *
  * @example
  * const seen = fingerprintSet();
  * seen.add('http://a.test/') //=> true
  * seen.add('http://a.test/') //=> false
  */
-export function fingerprintSet(initialCapacity = 1 << 16): SeenSet {
-  return new FingerprintSet(initialCapacity);
+export function fingerprintSet(initialCapacity = 1 << 16, canonical: (url: string) => string = (url) => url): SeenSet {
+  return new FingerprintSet(initialCapacity, canonical);
 }
 
 class FingerprintSet implements SeenSet {
@@ -48,7 +48,10 @@ class FingerprintSet implements SeenSet {
   private mask: number;
   private count = 0;
 
-  constructor(initialCapacity: number) {
+  constructor(
+    initialCapacity: number,
+    private readonly canonical: (url: string) => string,
+  ) {
     let cap = 16;
     while (cap < initialCapacity) cap *= 2;
     this.hi = new Uint32Array(cap);
@@ -60,7 +63,8 @@ class FingerprintSet implements SeenSet {
     return this.count;
   }
 
-  add(url: string): boolean {
+  add(raw: string): boolean {
+    const url = this.canonical(raw);
     const hi = murmur(url, 0x9747b28c);
     const lo = murmur(url, 0x5bd1e995) || 1; // 0 marks an empty slot
     if (this.find(hi, lo) >= 0) return false;
@@ -70,7 +74,8 @@ class FingerprintSet implements SeenSet {
     return true;
   }
 
-  has(url: string): boolean {
+  has(raw: string): boolean {
+    const url = this.canonical(raw);
     return this.find(murmur(url, 0x9747b28c), murmur(url, 0x5bd1e995) || 1) >= 0;
   }
 

@@ -81,7 +81,10 @@ export function describeDocument(doc: DocumentInput, opts: DescribeOptions, drop
   const listed = new Set<string>();
   const max = opts.maxLinksPerPage;
   for (const link of page.links) {
-    if (max > 0 && links.length >= max) break;
+    if (max > 0 && links.length >= max) {
+      dropped('too-many-links', link.href);
+      continue;
+    }
     if (link.nofollow && opts.obeyRelNofollow) {
       dropped('nofollow', link.href);
       continue;

@@ -18,13 +18,14 @@ export interface ObeyRobotsOptions {
 
 /**
  * Lets a request through only if its origin's robots.txt allows it. The first request to an origin
- * fetches robots.txt while it holds that host's slot, so the fetch is itself polite. A robots.txt
- * that cannot be had (5xx, network) is retried like a page, then the origin's URLs are dropped as
- * `robots-unavailable`.
+ * fetches robots.txt while it holds that host's slot, so the fetch is itself polite, and then goes
+ * back to its place in the frontier (`requeue`) to wait the politeness delay before the page. A
+ * robots.txt that cannot be had (5xx, network) is retried like a page, then the origin's URLs are
+ * dropped as `robots-unavailable`.
  *
  * @example
  * of(req).pipe(obeyRobots({ robots, politeness, userAgent: 'tarantula/1', maxRetries: 2, maxCrawlDelayMs: 60_000 }))
- * //=> req, or { kind: 'skipped', reason: 'robots' }
+ * //=> req, { kind: 'requeue', req } after fetching robots.txt, or { kind: 'skipped', reason: 'robots' }
  */
 export function obeyRobots(opts: ObeyRobotsOptions): OperatorFunction<UnitValue, UnitValue> {
   return mergeMap((value): Observable<UnitValue> => {
@@ -32,7 +33,12 @@ export function obeyRobots(opts: ObeyRobotsOptions): OperatorFunction<UnitValue,
     const req = value;
     const origin = originOf(req.url);
     const cached = opts.robots.peek(origin);
-    return cached ? of(judge(req, origin, cached, opts)) : from(opts.robots.get(origin).then((v) => judge(req, origin, v, opts)));
+    if (cached) return of(judge(req, origin, cached, opts));
+    // The robots.txt fetch was this host's request: the page waits its politeness delay, in its place.
+    return from(opts.robots.get(origin).then((v): UnitValue => {
+      const verdict = judge(req, origin, v, opts);
+      return verdict === req ? { kind: 'requeue', req } : verdict;
+    }));
   });
 }
 

@@ -56,6 +56,7 @@ export function toDocument({ req, response, doc, kept }: Parsed, localPath: stri
     unchanged: kept !== undefined,
     doc,
     bytes,
+    truncated: response.truncated,
     durationMs: response.durationMs,
     links: doc.follow,
   };

@@ -15,6 +15,7 @@
  * - `crawl-delay`: the host's robots.txt Crawl-delay is above `max-crawl-delay`, so the host is skipped.
  * - `nofollow`: the page (or the link) said nofollow.
  * - `frontier-full`: the frontier refused it at its cap.
+ * - `too-many-links`: its page had more than `max-links-per-page` links before it.
  */
 export type FilterReason = (typeof FILTER_REASONS)[number];
 
@@ -41,4 +42,5 @@ export const FILTER_REASONS = [
   'crawl-delay',
   'nofollow',
   'frontier-full',
+  'too-many-links',
 ] as const;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rewriteQuery, stripPathSessionIds, TRACKING_PARAMS } from './query-params.js';
+import { rewriteQuery, stripPathSessionIds, TRACKING_PARAMS, withoutSessionIds } from './query-params.js';
 
 describe('rewriteQuery', () => {
   it.each([
@@ -34,5 +34,17 @@ describe('stripPathSessionIds', () => {
     ['/plain', '/plain'],
   ])('turns %s into %s', (path, expected) => {
     expect(stripPathSessionIds(path)).toBe(expected);
+  });
+});
+
+describe('withoutSessionIds', () => {
+  it.each([
+    ['http://a.test/p?sid=8f3a&id=2', 'http://a.test/p?id=2'],
+    ['http://a.test/p?SID=8f3a', 'http://a.test/p'],
+    ['http://a.test/cart;jsessionid=0A1B?x=1&PHPSESSID=z', 'http://a.test/cart?x=1'],
+    ['http://a.test/p?side=1&sids=2', 'http://a.test/p?side=1&sids=2'],
+    ['http://a.test/plain', 'http://a.test/plain'],
+  ])('%s is seen as %s', (url, key) => {
+    expect(withoutSessionIds(url)).toBe(key);
   });
 });

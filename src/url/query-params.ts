@@ -1,3 +1,7 @@
+/** Session ids that servers append to links (Java, PHP, classic ASP, ColdFusion, Zen Cart, osCommerce, generic). */
+const SESSION_PARAMS_LIST = ['jsessionid', 'phpsessid', 'aspsessionid', 'cfid', 'cftoken', 'zenid', 'oscsid', 'sid', 'sessid', 'sessionid', 'session_id'];
+const SESSION_PARAMS: ReadonlySet<string> = new Set(SESSION_PARAMS_LIST);
+
 /**
  * Query parameters dropped by the `stripTracking` option (names compared in lowercase): click and
  * campaign trackers of ad and mail platforms, and session ids that servers append to links
@@ -10,9 +14,8 @@ export const TRACKING_PARAMS: ReadonlySet<string> = new Set([
   '__hstc', '__hsfp', 'hsctatracking', 'mkt_tok', 'oly_anon_id', 'oly_enc_id', 'vero_id', 'vero_conv',
   'wickedid', '_openstat', 'rb_clickid', 's_cid', 'ef_id', 'pk_campaign', 'pk_kwd', 'pk_source',
   'pk_medium', 'pk_content',
-  // session ids (Java, PHP, classic ASP, ColdFusion, Zen Cart, osCommerce, generic)
-  'jsessionid', 'phpsessid', 'aspsessionid', 'cfid', 'cftoken', 'zenid', 'oscsid', 'sid', 'sessid',
-  'sessionid', 'session_id',
+  // session ids
+  ...SESSION_PARAMS_LIST,
 ]);
 
 /** Name prefixes of campaign parameters (Google Analytics `utm_*`, Matomo `mtm_*`). */
@@ -65,4 +68,25 @@ export function rewriteQuery(query: string, how: { readonly sort: boolean; reado
  */
 export function stripPathSessionIds(path: string): string {
   return path.indexOf(';') < 0 ? path : path.replace(PATH_SESSION_ID, '');
+}
+
+/**
+ * The URL as the seen-set knows it: without session ids in its query or path, so that the same page
+ * linked with a new session id in every link is one page, not an endless trap (Heritrix
+ * canonicalizes its already-seen test the same way). The URL fetched keeps them.
+ *
+ * @example
+ * withoutSessionIds('http://a.test/p?sid=8f3a&id=2'); //=> 'http://a.test/p?id=2'
+ */
+export function withoutSessionIds(normalized: string): string {
+  const q = normalized.indexOf('?');
+  const semi = normalized.indexOf(';');
+  if (q < 0 && semi < 0) return normalized;
+  const head = q < 0 ? normalized : normalized.slice(0, q);
+  const path = semi < 0 ? head : stripPathSessionIds(head);
+  if (q < 0) return path;
+  const params = normalized.slice(q + 1).split('&');
+  const kept = params.filter((p) => !SESSION_PARAMS.has(nameOf(p).toLowerCase()));
+  if (kept.length === params.length && path === head) return normalized;
+  return kept.length === 0 ? path : `${path}?${kept.join('&')}`;
 }
