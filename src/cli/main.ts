@@ -39,7 +39,8 @@ async function main(argv: readonly string[]): Promise<number> {
 
 main(process.argv.slice(2)).then(
   (code) => {
-    process.exitCode = code;
+    // Every sink is flushed and synced by now: do not wait for idle keep-alive sockets and timers.
+    process.exit(code);
   },
   (err: unknown) => {
     const exit = (err as { exitCode?: number }).exitCode;
