@@ -1,0 +1,47 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { CrawlContext } from './crawl-context.js';
+import { CrawlStats } from './crawl-stats.js';
+import { startProgress } from './progress.js';
+
+function fakeContext(infos: unknown[]) {
+  const stats = new CrawlStats();
+  const ctx = { stats, frontier: { size: 120, hosts: 7 }, log: { info: (obj: unknown) => infos.push(obj) } } as unknown as CrawlContext;
+  return { ctx, stats };
+}
+
+describe('startProgress', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it('redraws one status line on a terminal, and clears it when stopped', () => {
+    const written: string[] = [];
+    const stderr = { isTTY: true, write: (s: string) => written.push(s) } as unknown as NodeJS.WriteStream;
+    const { ctx, stats } = fakeContext([]);
+    const stop = startProgress(ctx, stderr);
+    stats.documents = 50;
+    vi.advanceTimersByTime(500);
+    stats.documents = 60;
+    stats.failures = 2;
+    vi.advanceTimersByTime(500);
+    stop();
+    expect(written).toEqual([
+      '\r\x1b[K50 pages  100/s  queued 120  hosts 7  errors 0  0:00:00',
+      '\r\x1b[K60 pages  20/s  queued 120  hosts 7  errors 2  0:00:01',
+      '\r\x1b[K',
+    ]);
+  });
+
+  it('logs a progress line every 10 s elsewhere, never writing to the stream', () => {
+    const written: string[] = [];
+    const infos: unknown[] = [];
+    const stderr = { isTTY: false, write: (s: string) => written.push(s) } as unknown as NodeJS.WriteStream;
+    const { ctx, stats } = fakeContext(infos);
+    const stop = startProgress(ctx, stderr);
+    stats.documents = 300;
+    vi.advanceTimersByTime(10_000);
+    stop();
+    vi.advanceTimersByTime(20_000);
+    expect(written).toEqual([]);
+    expect(infos).toEqual([{ documents: 300, rate: 30, queued: 120, hosts: 7, errors: 0, elapsed: '0:00:10' }]);
+  });
+});
