@@ -112,3 +112,19 @@ describe('MirrorStore', () => {
     expect(await files(base)).toEqual(['repo']);
   });
 });
+
+describe('MirrorStore with synchronous file operations (the document worker)', () => {
+  it('stores, overwrites and resolves collisions in both directions as the asynchronous store does', async () => {
+    const sync = new MirrorStore(repo, { sync: true });
+    expect(await sync.save(new URL('http://h/a'), false, bytes('file a'))).toBe('h/a');
+    const later = 'http://h/a/b/c.pdf';
+    expect(await sync.save(new URL(later), false, bytes('c'))).toBe(`h/a${tag(later)}/b/c.pdf`);
+    await sync.save(new URL('http://h/x.pdf/y'), false, bytes('y'));
+    const pdf = await sync.save(new URL('http://h/x.pdf'), false, bytes('pdf'));
+    expect(pdf).toBe(`h/x${tag('http://h/x.pdf')}.pdf`);
+    expect(await sync.save(new URL('http://h/'), true, bytes('home'))).toBe('h/index.html');
+    expect(await sync.save(new URL('http://h/'), true, bytes('home 2'))).toBe('h/index.html');
+    expect((await sync.read('h/index.html')).toString()).toBe('home 2');
+    expect((await files(repo)).filter((f) => f.includes('.tarantula/tmp/'))).toEqual([]);
+  });
+});

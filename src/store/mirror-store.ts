@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { lstatSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { lstat, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { mirrorPath } from './mirror-path.js';
@@ -6,6 +7,19 @@ import { mirrorPath } from './mirror-path.js';
 /** Errors that mean "something already stands at that name" (a file, or a folder). */
 const TAKEN = new Set(['EEXIST', 'ENOTDIR', 'EISDIR', 'ENOTEMPTY', 'EPERM', 'EACCES']);
 let tempCounter = 0;
+
+/** The file operations a store uses: awaited, so either promises or plain values will do. */
+interface FileOps {
+  mkdir(path: string, opts?: { recursive: boolean }): unknown;
+  writeFile(path: string, data: Uint8Array): unknown;
+  rename(from: string, to: string): unknown;
+  rm(path: string, opts: { force: boolean }): unknown;
+  lstat(path: string): { isDirectory(): boolean } | Promise<{ isDirectory(): boolean }>;
+}
+
+const ASYNC_OPS: FileOps = { mkdir, writeFile, rename, rm, lstat };
+/** For a worker thread of its own: no thread-pool round trip per call, and blocking harms no one. */
+const SYNC_OPS: FileOps = { mkdir: mkdirSync, writeFile: writeFileSync, rename: renameSync, rm: rmSync, lstat: lstatSync };
 
 /** Where documents are written before being renamed into place, relative to the repository. */
 export const MIRROR_TEMP_DIR = '.tarantula/tmp';
@@ -37,8 +51,12 @@ export class MirrorStore {
   private readonly dirs = new Set<string>();
   private tempReady: Promise<void> | undefined;
 
-  constructor(repository: string) {
+  private readonly fs: FileOps;
+
+  /** `sync` does its file operations synchronously: for a worker thread that does nothing else (the document pool). */
+  constructor(repository: string, opts: { sync?: boolean } = {}) {
     this.root = resolve(repository);
+    this.fs = opts.sync ? SYNC_OPS : ASYNC_OPS;
   }
 
   /**
@@ -52,11 +70,11 @@ export class MirrorStore {
     const dir = await this.ensureDir(segments, tag);
     // Temporary files live apart from the mirror, so a kill leaves no litter among the documents
     // (the folder is emptied when the next crawl starts); a rename within one file system is atomic.
-    this.tempReady ??= mkdir(join(this.root, MIRROR_TEMP_DIR), { recursive: true }).then(() => undefined);
+    this.tempReady ??= Promise.resolve(this.fs.mkdir(join(this.root, MIRROR_TEMP_DIR), { recursive: true })).then(() => undefined);
     await this.tempReady;
     const temp = join(this.root, MIRROR_TEMP_DIR, `${process.pid}-${tempCounter++}`);
     try {
-      await writeFile(temp, body);
+      await this.fs.writeFile(temp, body);
       let target = `${dir}/${name}`;
       if (!(await this.place(temp, target))) {
         target = `${dir}/${tagName(name, tag, true)}`;
@@ -64,7 +82,7 @@ export class MirrorStore {
       }
       return target;
     } catch (err) {
-      await rm(temp, { force: true });
+      await this.fs.rm(temp, { force: true });
       throw err;
     }
   }
@@ -82,7 +100,7 @@ export class MirrorStore {
   /** Renames the temporary file over `target`; false when a folder stands there. */
   private async place(temp: string, target: string): Promise<boolean> {
     try {
-      await rename(temp, join(this.root, target));
+      await this.fs.rename(temp, join(this.root, target));
       return true;
     } catch (err) {
       if (!TAKEN.has(codeOf(err) ?? '') || !(await this.isDir(target))) throw err;
@@ -95,7 +113,7 @@ export class MirrorStore {
     const wanted = segments.join('/');
     if (this.dirs.has(wanted)) return wanted;
     try {
-      await mkdir(join(this.root, wanted), { recursive: true });
+      await this.fs.mkdir(join(this.root, wanted), { recursive: true });
       for (let i = segments.length, path = wanted; i > 0; i--, path = path.slice(0, path.lastIndexOf('/'))) {
         if (this.dirs.has(path)) break;
         this.dirs.add(path);
@@ -121,7 +139,7 @@ export class MirrorStore {
   private async makeDir(path: string): Promise<boolean> {
     if (this.dirs.has(path)) return true;
     try {
-      await mkdir(join(this.root, path));
+      await this.fs.mkdir(join(this.root, path));
     } catch (err) {
       const code = codeOf(err);
       if (code !== 'EEXIST' && code !== 'ENOTDIR') throw err;
@@ -133,7 +151,7 @@ export class MirrorStore {
 
   private async isDir(path: string): Promise<boolean> {
     try {
-      return (await lstat(join(this.root, path))).isDirectory();
+      return (await this.fs.lstat(join(this.root, path))).isDirectory();
     } catch {
       return false;
     }

@@ -13,7 +13,7 @@ const setup = workerData as WorkerSetup;
 const regexes = (list: WorkerSetup['accept']) => list.map(([source, flags]) => new RegExp(source, flags));
 const policy = linkPolicy(makeScope(setup.scope, setup.seeds), makeListFilter(regexes(setup.accept), regexes(setup.reject)));
 const options: DescribeOptions = { ...setup, check: policy.check.bind(policy) };
-const store = new MirrorStore(setup.repository);
+const store = new MirrorStore(setup.repository, { sync: true });
 
 parentPort!.on('message', (job: DocumentJob) => {
   void handle(job).then((result) => parentPort!.postMessage(result));
