@@ -36,7 +36,7 @@ export async function runDemo(overrides: ConfigOverrides): Promise<number> {
     const s = ctx.stats.summary();
     process.stderr.write(
       `\ntarantula demo: ${s.documents} documents (${s.indexed} indexed) in ${s.seconds} s, ${s.failures} failures\n` +
-        `  mirror: ${repo}${'/'}\n  index:  ${join(repo, 'index.txt')}\n  stats:  ${join(repo, 'stats.json')}\n`,
+        `  mirror: ${repo}/\n  index:  ${join(repo, 'index.txt')}\n  stats:  ${join(repo, 'stats.json')}\n`,
     );
     return exitCode;
   } finally {
