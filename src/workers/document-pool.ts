@@ -4,14 +4,15 @@ import { packagePath } from '../package-root.js';
 import type { DocumentJob, DocumentResult, WorkerSetup } from './document-job.js';
 
 interface Slot {
-  readonly worker: Worker;
+  worker: Worker;
   readonly waiting: Map<number, (result: DocumentResult) => void>;
 }
 
 /**
  * Worker threads that describe and store documents, so parsing and disk writes use the machine's
  * other cores. Bodies are transferred, not copied, when the buffer is theirs alone. Each job goes to
- * the worker with the fewest jobs waiting.
+ * the worker with the fewest jobs waiting. A worker that dies (out of memory on a monstrous page, say)
+ * fails the jobs it held and is replaced, so the crawl goes on.
  *
  * @example
  * const pool = new DocumentPool(setup);
@@ -21,22 +22,37 @@ interface Slot {
 export class DocumentPool {
   private readonly slots: Slot[] = [];
   private nextId = 0;
+  private closing = false;
 
-  constructor(setup: WorkerSetup, size = Math.max(1, Math.min(4, availableParallelism() - 1))) {
+  constructor(
+    private readonly setup: WorkerSetup,
+    size = Math.max(1, Math.min(4, availableParallelism() - 1)),
+  ) {
     for (let i = 0; i < size; i++) {
-      const worker = new Worker(packagePath('dist', 'workers', 'document-worker.js'), { workerData: setup });
-      const slot: Slot = { worker, waiting: new Map() };
-      worker.on('message', (result: DocumentResult) => {
-        const done = slot.waiting.get(result.id);
-        slot.waiting.delete(result.id);
-        done?.(result);
-      });
-      worker.on('error', (err) => {
-        for (const [id, done] of slot.waiting) done({ id, error: `document worker failed: ${err.message}`, code: 'worker' });
-        slot.waiting.clear();
-      });
+      const slot = { waiting: new Map() } as Slot;
+      this.start(slot);
       this.slots.push(slot);
     }
+  }
+
+  private start(slot: Slot): void {
+    const worker = new Worker(packagePath('dist', 'workers', 'document-worker.js'), { workerData: this.setup });
+    slot.worker = worker;
+    worker.on('message', (result: DocumentResult) => {
+      const done = slot.waiting.get(result.id);
+      slot.waiting.delete(result.id);
+      done?.(result);
+    });
+    const fail = (why: string): void => {
+      for (const [id, done] of slot.waiting) done({ id, error: `document worker failed: ${why}`, code: 'worker' });
+      slot.waiting.clear();
+    };
+    worker.on('error', (err) => fail(err.message));
+    worker.on('exit', (code) => {
+      if (this.closing || slot.worker !== worker) return;
+      fail(`exited with code ${code}`);
+      this.start(slot);
+    });
   }
 
   run(job: Omit<DocumentJob, 'id'>): Promise<DocumentResult> {
@@ -52,6 +68,7 @@ export class DocumentPool {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     await Promise.all(this.slots.map((s) => s.worker.terminate()));
   }
 }

@@ -1,0 +1,48 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DocumentPool } from './document-pool.js';
+
+// The pool runs the built worker (dist/workers/document-worker.js): `npm test` builds first.
+describe('DocumentPool', () => {
+  let repo: string;
+  let pool: DocumentPool;
+  beforeAll(async () => {
+    repo = await mkdtemp(join(tmpdir(), 'pool-'));
+    pool = new DocumentPool(
+      { repository: repo, scope: 'host-scope', seeds: ['http://a.test/'], accept: [], reject: [['\\.tmp$', '']], agent: 'tarantula', obeyRelNofollow: true, maxLinksPerPage: 0 },
+      2,
+    );
+  });
+  afterAll(async () => {
+    await pool.close();
+    await rm(repo, { recursive: true, force: true });
+  });
+
+  const job = (url: string, html: string, store = true) => ({ url, contentType: 'text/html', xRobotsTag: undefined, body: Buffer.from(html), store });
+
+  it('describes and stores documents on worker threads, with the crawl policy', async () => {
+    const result = await pool.run(job('http://a.test/p', '<title>P</title><a href="q">Q</a><a href="x.tmp">T</a><a href="http://b.test/">B</a>'));
+    expect(result).toMatchObject({
+      localPath: 'a.test/p.html',
+      description: { type: 'html', title: 'P', links: [{ url: 'http://a.test/q', text: 'Q', href: 'q' }] },
+      dropped: [['rejected', 'http://a.test/x.tmp'], ['out-of-scope', 'http://b.test/']],
+    });
+    expect((await pool.run(job('http://a.test/kept', '<title>K</title>', false))).localPath).toBeUndefined();
+  });
+
+  it('replaces a worker that died, so later jobs are still answered', async () => {
+    const slots = (pool as unknown as { slots: { worker: import('node:worker_threads').Worker }[] }).slots;
+    const dead = slots.map((slot) => slot.worker);
+    await Promise.all(dead.map((worker) => worker.terminate()));
+    const result = await pool.run(job('http://a.test/after', '<title>after</title>'));
+    expect('description' in result && result.description.title).toBe('after');
+    expect(slots.every((slot, i) => slot.worker !== dead[i])).toBe(true);
+  });
+
+  it('answers many jobs at once, each with its own result', async () => {
+    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => pool.run(job(`http://a.test/n${i}`, `<title>n${i}</title>`))));
+    expect(results.map((r) => ('description' in r ? r.description.title : r.error))).toEqual(Array.from({ length: 50 }, (_, i) => `n${i}`));
+  });
+});
