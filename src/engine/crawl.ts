@@ -129,6 +129,8 @@ export function crawl<Out>(spec: CrawlSpec<Out>): Observable<Out> {
       }
     };
 
+    // A unit may free its host before it completes (when its fetch ends): pull from that host at once.
+    spec.frontier.onRelease = () => pump();
     if (spec.stop) {
       inner.add(
         spec.stop.subscribe(() => {
@@ -152,6 +154,7 @@ export function crawl<Out>(spec: CrawlSpec<Out>): Observable<Out> {
       }),
     );
     return () => {
+      spec.frontier.onRelease = undefined;
       wake?.unsubscribe();
       inner.unsubscribe();
     };

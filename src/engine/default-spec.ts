@@ -61,7 +61,10 @@ export function defaultUnit(ctx: CrawlContext): OperatorFunction<CrawlRequest, O
     req$.pipe(
       (r$): Observable<UnitValue> => r$,
       obeyRobots({ robots: ctx.robots, politeness: ctx.politeness, userAgent: c.userAgent, maxRetries: c.maxRetries, maxCrawlDelayMs: c.maxCrawlDelayMs }),
-      fetchPage({ ...ctx.fetchOptions, politeness: ctx.politeness, maxRetries: c.maxRetries, maxRedirects: c.maxRedirects, validatorsOf: validatorsOf(ctx) }),
+      fetchPage({
+        ...ctx.fetchOptions, politeness: ctx.politeness, maxRetries: c.maxRetries, maxRedirects: c.maxRedirects, validatorsOf: validatorsOf(ctx),
+        fetched: (req) => ctx.frontier.release(req, Date.now()),
+      }),
       reuseStored(ctx.state.known, ctx.store),
       describeAndStore(ctx.documents, ctx.contentSeen, ctx.report),
       map((value) => {

@@ -30,8 +30,13 @@ export interface Frontier<R extends { readonly host: string }> {
   requeue(pulled: R, replacement?: R): void;
   /** A request whose host may be contacted now, or undefined when none is ready. */
   pull(now: number): R | undefined;
-  /** The host of `req` is free again, and may be contacted after its politeness delay. */
+  /**
+   * The host of `req` is free again, and may be contacted after its politeness delay. A request's
+   * first release counts (a unit may release its host as soon as the fetch ends); later ones are ignored.
+   */
   release(req: R, now: number): void;
+  /** Called after each release (the crawl loop sets it, to pull at once from a host that became free). */
+  onRelease: (() => void) | undefined;
   /** The earliest time `pull` can succeed, or undefined when nothing is waiting for time. */
   nextReadyAt(): number | undefined;
   /** Pending requests, excluding those in flight. */
@@ -152,14 +157,17 @@ class HostFrontier<R extends { readonly host: string }> implements Frontier<R> {
     return entry.req;
   }
 
+  onRelease: (() => void) | undefined;
+
   release(req: R, now: number): void {
-    this.inFlightSeq.delete(req);
+    if (!this.inFlightSeq.delete(req)) return;
     const host = this.hostQueues.get(req.host);
     if (host === undefined) return;
     host.inFlight--;
     host.free.push(now + Math.max(0, this.opts.politeness.delayMs(req.host)));
     this.place(host);
     if (++this.releases % SWEEP_EVERY === 0) this.sweep(now);
+    this.onRelease?.();
   }
 
   nextReadyAt(): number | undefined {

@@ -13,6 +13,8 @@ export interface FetchPageOptions extends FetchOptions {
   readonly maxRedirects: number;
   /** Stored validators of a page already crawled (recrawl): makes the request conditional. */
   readonly validatorsOf?: (req: CrawlRequest) => Validators | undefined;
+  /** Told when the HTTP exchange is over, before parsing: politeness counts from there (the host is free). */
+  readonly fetched?: (req: CrawlRequest) => void;
 }
 
 /** The longest Retry-After honoured; a server asking for more is given up on for this crawl. */
@@ -32,8 +34,16 @@ export function fetchPage(opts: FetchPageOptions): OperatorFunction<UnitValue, U
     const req = value;
     return from(
       fetchDocument(req.url, opts, opts.validatorsOf?.(req)).then(
-        (response) => classify(req, response, opts),
-        (err: unknown) => failure(req, err as FetchError, opts),
+        (response) => {
+          const value = classify(req, response, opts);
+          opts.fetched?.(req);
+          return value;
+        },
+        (err: unknown) => {
+          const value = failure(req, err as FetchError, opts);
+          opts.fetched?.(req);
+          return value;
+        },
       ),
     );
   });
