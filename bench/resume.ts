@@ -31,7 +31,7 @@ try {
   const total = Math.round(PAGES * 1.5);
   for (let i = 0; i < total; i++) {
     first.journal.append(['a', url(i), 5, `${i}.html`, 0]);
-    if (i < PAGES) first.journal.append(['d', url(i), record(i), 'text/html']);
+    if (i < PAGES) first.journal.append(['d', url(i), record(i), 'text/html', true]);
     if (i % 1000 === 0) await first.journal.flush();
   }
   await first.journal.close();

@@ -21,7 +21,7 @@ export default definePipeline((ctx, { stop, writers, stdout }) => {
     journalOutcomes(ctx.state.journal),
     writeIndex(writers),
     tap((o) => {
-      if (o.kind === 'document' && o.record) graph.addPage(o.record.url, o.record.links);
+      if (o.kind === 'document' && o.indexed) graph.addPage(o.record.url, o.record.links);
     }),
     ignoreElements(),
   );

@@ -45,7 +45,7 @@ export class CrawlStats {
     switch (out.kind) {
       case 'document':
         this.documents++;
-        if (out.record) this.indexed++;
+        if (out.indexed) this.indexed++;
         if (out.truncated) this.truncated++;
         if (out.doc.duplicateOf !== null) this.duplicates++;
         this.bytes += out.bytes;

@@ -42,8 +42,10 @@ export type Outcome =
       readonly kind: 'document';
       readonly req: CrawlRequest;
       readonly status: number;
-      /** Undefined when the page said noindex: counted, but not in the index. */
-      readonly record: IndexRecord | undefined;
+      /** Its index record, also kept (for recrawl) when the page said noindex. */
+      readonly record: IndexRecord;
+      /** False when the page said noindex: counted and stored, but not in the index. */
+      readonly indexed: boolean;
       readonly contentType: string | null;
       /** True when a recrawl found it unchanged (304) and kept the stored copy and record. */
       readonly unchanged: boolean;

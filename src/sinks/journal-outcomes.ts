@@ -15,7 +15,7 @@ export function journalOutcomes(journal: JournalWriter): MonoTypeOperatorFunctio
     const r = out.req;
     switch (out.kind) {
       case 'document':
-        journal.append(['d', r.url, out.record ?? null, out.contentType]);
+        journal.append(['d', r.url, out.record, out.contentType, out.indexed]);
         break;
       case 'redirect':
         journal.append(['r', r.url, out.location, r.depth, r.originalUrl, r.redirects]);

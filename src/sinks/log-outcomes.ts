@@ -20,7 +20,7 @@ export function logOutcomes(log: CrawlLogger): MonoTypeOperatorFunction<Outcome>
           log.page(
             {
               url: out.req.url, status: out.status, type: out.doc.type, bytes: out.bytes, ms: out.durationMs, depth: out.req.depth, links: out.links.length,
-              ...(out.record ? {} : { noindex: true }),
+              ...(out.indexed ? {} : { noindex: true }),
               ...(out.truncated ? { truncated: true } : {}),
               ...(out.doc.duplicateOf !== null ? { duplicateOf: out.doc.duplicateOf } : {}),
             },

@@ -11,7 +11,7 @@ import type { IndexWriter } from '../output/index-writer.js';
  */
 export function writeIndex(writers: readonly IndexWriter[]): MonoTypeOperatorFunction<Outcome> {
   return tap((out) => {
-    if (out.kind !== 'document' || out.record === undefined) return;
+    if (out.kind !== 'document' || !out.indexed) return;
     for (const writer of writers) writer.write(out.record);
   });
 }

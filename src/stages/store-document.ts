@@ -21,12 +21,10 @@ export function storeDocument(store: MirrorStore): OperatorFunction<UnitValue, U
   });
 }
 
-/** The outcome of a parsed document stored at `localPath`: its index record (none when noindex). */
+/** The outcome of a parsed document stored at `localPath`, with its record (kept out of the index when noindex). */
 export function toDocument({ req, response, doc, kept }: Parsed, localPath: string, bytes = response.body.length): Outcome {
   const h = response.headers;
-  const record: IndexRecord | undefined = doc.noindex
-    ? undefined
-    : kept ?? {
+  const record: IndexRecord = kept ?? {
         md5: urlMd5(req.url),
         url: req.url,
         originalUrl: req.originalUrl,
@@ -52,6 +50,7 @@ export function toDocument({ req, response, doc, kept }: Parsed, localPath: stri
     req,
     status: response.status,
     record,
+    indexed: !doc.noindex,
     contentType: h['content-type'] ?? null,
     unchanged: kept !== undefined,
     doc,

@@ -31,7 +31,7 @@ describe('openCrawlState', () => {
     const first = await openCrawlState(repo, fingerprintSet());
     first.journal.append(['a', 'http://h/', 0, 'http://h/', 0]);
     first.journal.append(['a', 'http://h/a', 1, 'a', 0]);
-    first.journal.append(['d', 'http://h/', record('http://h/', ['http://h/a', 'http://h/lost']), 'text/html']);
+    first.journal.append(['d', 'http://h/', record('http://h/', ['http://h/a', 'http://h/lost']), 'text/html', true]);
     first.journal.append(['a', 'http://h/r', 1, 'r', 0]);
     first.journal.append(['r', 'http://h/r', '/target', 1, 'r', 0]);
     await first.journal.close();
@@ -54,7 +54,7 @@ describe('openCrawlState', () => {
   it('turns a completed crawl into the known pages of a recrawl, with a fresh journal', async () => {
     const first = await openCrawlState(repo, fingerprintSet());
     first.journal.append(['a', 'http://h/', 0, 'http://h/', 0]);
-    first.journal.append(['d', 'http://h/', record('http://h/'), 'text/html; charset=utf-8']);
+    first.journal.append(['d', 'http://h/', record('http://h/'), 'text/html; charset=utf-8', true]);
     await first.complete();
     await first.journal.close();
 

@@ -30,7 +30,7 @@ export interface CrawlState {
   readonly hostCounts: Map<string, number>;
   readonly journal: JournalWriter;
   /**
-   * Reads the interrupted run's journal again: each record it wrote goes to `onRecord` (to rebuild
+   * Reads the interrupted run's journal again: each indexed record it wrote goes to `onRecord` (to rebuild
    * the index exactly), and links of its last documents that may never have been admitted (lost with
    * the last journal write) are put in {@link relinks}, to be admitted now.
    */
@@ -104,7 +104,7 @@ export async function openCrawlState(repository: string, seen: SeenSet): Promise
         let found: Candidate[] | undefined;
         if (e[0] === 'd' && e[2] !== null) {
           const rec = e[2];
-          onRecord(rec);
+          if (e[4] !== false) onRecord(rec);
           found = rec.links.map((link) => ({ href: link.url, url: link.url, vetted: true, depth: rec.depth + 1 }));
         } else if (e[0] === 'r') {
           const [, url, location, depth, originalUrl, redirects] = e;

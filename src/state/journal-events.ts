@@ -9,8 +9,12 @@ export type JournalEvent =
   | readonly ['start', string]
   /** A URL was admitted into the frontier. */
   | readonly ['a', url: string, depth: number, originalUrl: string, redirects: number]
-  /** A document was fetched: its record (null for noindex) and Content-Type, kept for recrawl. */
-  | readonly ['d', url: string, record: IndexRecord | null, contentType: string | null]
+  /**
+   * A document was fetched: its record and Content-Type, kept for recrawl, and whether it is in the
+   * index (false: noindex). Earlier journals wrote `null` for a noindex record and nothing after the
+   * Content-Type: both are still read.
+   */
+  | readonly ['d', url: string, record: IndexRecord | null, contentType: string | null, indexed?: boolean]
   /** A request ended without a document: a failure or a skip. */
   | readonly ['x', url: string, kind: 'failed' | 'skipped']
   /** A redirect, with what its target inherits, so a resume can admit the target if that was lost. */
