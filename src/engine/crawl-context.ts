@@ -139,9 +139,9 @@ export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen
     report,
     documents,
     abort,
+    // The crawl is over: nothing is in flight, and idle keep-alive sockets need no graceful goodbye.
     close: async () => {
-      await documents.close();
-      await dispatcher.close();
+      await Promise.all([documents.close(), dispatcher.destroy()]);
     },
   };
 }
