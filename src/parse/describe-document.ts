@@ -38,7 +38,7 @@ export interface DocumentDescription {
 
 export interface DescribeOptions {
   /** Why a link is not followed (scope, lists), or undefined. */
-  readonly check: (raw: string, normalized: string, parsed: URL) => FilterReason | undefined;
+  readonly check: (raw: string, normalized: string) => FilterReason | undefined;
   /** The robots name (product token) that `<meta name=...>` and `X-Robots-Tag` rules may address. */
   readonly agent: string;
   readonly obeyRelNofollow: boolean;
@@ -100,7 +100,7 @@ export function describeDocument(doc: DocumentInput, opts: DescribeOptions, drop
     }
     if (listed.has(target)) continue;
     listed.add(target);
-    const reason = opts.check(link.href, target, new URL(target));
+    const reason = opts.check(link.href, target);
     if (reason !== undefined) {
       dropped(reason, target);
       continue;

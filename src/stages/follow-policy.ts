@@ -11,6 +11,6 @@ import type { LinkPolicy } from './link-policy.js';
  */
 export function followPolicy(policy: LinkPolicy, report: DropReport): MonoTypeOperatorFunction<Admissible> {
   return dropWhen<Admissible>(report, (a) =>
-    a.candidate.seed || a.candidate.vetted ? undefined : policy.check(a.candidate.href, a.url, new URL(a.url)),
+    a.candidate.seed || a.candidate.vetted ? undefined : policy.check(a.candidate.href, a.url),
   );
 }

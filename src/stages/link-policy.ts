@@ -1,9 +1,11 @@
 import type { FilterReason } from '../url/filter-reason.js';
+import type { ScopePredicate } from '../url/scope.js';
+import { urlParts } from '../url/url-parts.js';
 
 /** Scope and accept/reject lists, shared by admission and by the index's link lines (SPEC §6). */
 export interface LinkPolicy {
   /** Why a link (as written, and normalized) is not followed or listed; undefined when it passes. */
-  check(raw: string, normalized: string, parsed: URL): FilterReason | undefined;
+  check(raw: string, normalized: string): FilterReason | undefined;
 }
 
 /**
@@ -11,15 +13,15 @@ export interface LinkPolicy {
  *
  * @example
  * const policy = linkPolicy(makeScope('host-scope', seeds), makeListFilter(accept, reject));
- * policy.check('x.tmp', 'http://a.test/x.tmp', new URL('http://a.test/x.tmp')) //=> 'rejected'
+ * policy.check('x.tmp', 'http://a.test/x.tmp') //=> 'rejected'
  */
 export function linkPolicy(
-  inScope: (url: URL) => boolean,
+  inScope: ScopePredicate,
   lists: (raw: string, normalized: string) => 'rejected' | 'not-accepted' | undefined,
 ): LinkPolicy {
   return {
-    check(raw, normalized, parsed) {
-      if (!inScope(parsed)) return 'out-of-scope';
+    check(raw, normalized) {
+      if (!inScope(urlParts(normalized))) return 'out-of-scope';
       return lists(raw, normalized);
     },
   };

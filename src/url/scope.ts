@@ -2,7 +2,9 @@ import type { ScopeMode } from '../config/config.js';
 import { normalizeUrl, withoutWww, type NormalizeOptions } from './normalize-url.js';
 
 /** Tells whether a URL (parsed from a normalized URL string) lies in the crawl's scope. */
-export type ScopePredicate = (url: URL) => boolean;
+/** What a scope looks at: a `URL`, or {@link urlParts} of a normalized URL (no parse needed). */
+export type ScopeTarget = Pick<URL, 'hostname' | 'origin' | 'pathname'>;
+export type ScopePredicate = (url: ScopeTarget) => boolean;
 
 /** True when some proper parent domain of `host` (a suffix after a dot) is in `domains`. */
 function hasParentIn(host: string, domains: ReadonlySet<string>): boolean {
@@ -62,8 +64,8 @@ function pathScope(seeds: readonly URL[]): ScopePredicate {
  *   `/` (`/index.html` admits the whole host, `/path/index.html` only `/path/...`, and `/path` is in `/`).
  *
  * Seeds are normalized first, with `opts` (use the crawl's NormalizeOptions, so that `stripWww` agrees);
- * a seed that is not a crawlable http(s) URL throws a RangeError. Pass the predicate URLs parsed from
- * normalized strings, so that their paths compare escape for escape.
+ * a seed that is not a crawlable http(s) URL throws a RangeError. Pass the predicate normalized URLs,
+ * as `urlParts(normalized)` or parsed, so that their paths compare escape for escape.
  *
  * @example
  * const inScope = makeScope('path-scope', ['http://www.sample.com/path/index.html']);
