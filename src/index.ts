@@ -9,7 +9,7 @@ export { definePipeline, type CrawlSinks, type Pipeline } from './engine/pipelin
 export { defaultPipeline, runCrawl, EXIT, type RunCrawlOptions, type RunCrawlResult } from './engine/run-crawl.js';
 export { CrawlStats } from './engine/crawl-stats.js';
 export type { DocumentInfo, Fetched, Outcome, Parsed, UnitValue } from './engine/outcome.js';
-export { isOutcome, linksOf } from './engine/outcome.js';
+export { linksOf } from './engine/outcome.js';
 
 export type { Candidate, CrawlRequest } from './frontier/crawl-request.js';
 export { hostFrontier, type DelayPolicy, type Frontier, type FrontierOptions } from './frontier/host-frontier.js';

@@ -66,9 +66,6 @@ export type Outcome =
 /** Any value flowing through the unit: work in progress, or a finished outcome passed along. */
 export type UnitValue = CrawlRequest | Fetched | Parsed | Outcome;
 
-export const isOutcome = (v: UnitValue): v is Outcome =>
-  'kind' in v && v.kind !== 'fetched' && v.kind !== 'parsed';
-
 /** The links an outcome feeds back into the frontier. */
 export const linksOf = (out: Outcome): readonly Candidate[] =>
   out.kind === 'document' || out.kind === 'redirect' ? out.links : [];

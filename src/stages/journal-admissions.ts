@@ -10,5 +10,8 @@ import type { JournalWriter } from '../state/journal-writer.js';
  * pipe(normalizeLinks(report), ..., dedup(seen, report), journalAdmissions(journal))
  */
 export function journalAdmissions(journal: JournalWriter): MonoTypeOperatorFunction<CrawlRequest> {
-  return tap((req) => journal.append(['a', req.url, req.depth, req.originalUrl, req.redirects]));
+  return tap((req) => {
+    // A URL found again by depth-first is pending in the journal already.
+    if (!req.again) journal.append(['a', req.url, req.depth, req.originalUrl, req.redirects]);
+  });
 }

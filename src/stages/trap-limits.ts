@@ -1,5 +1,5 @@
 import type { MonoTypeOperatorFunction } from 'rxjs';
-import { exceedsPathRepetition } from '../url/trap-filters.js';
+import { exceedsPathRepetition, exceedsUrlLength } from '../url/trap-filters.js';
 import { pathnameOf } from '../url/url-parts.js';
 import { dropWhen, type Admissible, type DropReport } from './admissible.js';
 
@@ -22,7 +22,7 @@ export interface TrapLimits {
 export function trapLimits(limits: TrapLimits, report: DropReport): MonoTypeOperatorFunction<Admissible> {
   return dropWhen<Admissible>(report, (a) => {
     if (limits.maxDepth > 0 && a.candidate.depth > limits.maxDepth) return 'too-deep';
-    if (limits.maxUrlLength > 0 && a.url.length > limits.maxUrlLength) return 'too-long';
+    if (exceedsUrlLength(a.url, limits.maxUrlLength)) return 'too-long';
     if (limits.maxPathRepetition > 0 && exceedsPathRepetition({ pathname: pathnameOf(a.url) }, limits.maxPathRepetition)) return 'path-repetition';
     return undefined;
   });

@@ -14,7 +14,6 @@
  * - `robots` / `robots-unavailable`: disallowed by robots.txt / robots.txt could not be fetched.
  * - `crawl-delay`: the host's robots.txt Crawl-delay is above `max-crawl-delay`, so the host is skipped.
  * - `nofollow`: the page (or the link) said nofollow.
- * - `frontier-full`: the frontier refused it at its cap.
  * - `too-many-links`: its page had more than `max-links-per-page` links before it.
  */
 export type FilterReason = (typeof FILTER_REASONS)[number];
@@ -41,6 +40,5 @@ export const FILTER_REASONS = [
   'robots-unavailable',
   'crawl-delay',
   'nofollow',
-  'frontier-full',
   'too-many-links',
 ] as const;
