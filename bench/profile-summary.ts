@@ -25,7 +25,7 @@ interface Profile {
 /** Scripts that decide a frame's stage, first match wins; node's crypto, URL and TextDecoder count as the work they do. */
 const STAGES: readonly [stage: string, pattern: RegExp][] = [
   ['fetch/undici', /node_modules\/undici\/|node:internal\/deps\/undici|\/dist\/fetch\/(?!decode)/],
-  ['decode', /\/dist\/fetch\/decode-content|\/dist\/parse\/(encoding-label|sniff-encoding|meta-prescan)|node:internal\/encoding|node:zlib/],
+  ['decode', /\/dist\/fetch\/read-body|\/dist\/parse\/(encoding-label|sniff-encoding|meta-prescan)|node:internal\/encoding|node:zlib/],
   ['md5', /node:internal\/crypto|\/dist\/url\/url-md5/],
   ['parse/htmlparser2', /node_modules\/(htmlparser2|entities|domhandler)\/|\/dist\/parse\/|\/dist\/stages\/parse-document/],
   ['normalize', /\/dist\/url\/(normalize-url|percent-escapes|url-parts|query-params)|node:internal\/url|\/dist\/stages\/normalize-links/],

@@ -1,5 +1,5 @@
 import { request, type Dispatcher } from 'undici';
-import { readBody } from './decode-content.js';
+import { readBody } from './read-body.js';
 import { toFetchError } from './fetch-error.js';
 
 export interface FetchOptions {

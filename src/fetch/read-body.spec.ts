@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { brotliCompressSync, constants, createBrotliCompress, createDeflate, createGzip, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { readBody } from './decode-content.js';
+import { readBody } from './read-body.js';
 import { FetchError } from './fetch-error.js';
 
 const TEXT = Buffer.from('<!DOCTYPE html><title>t</title>' + 'tarantula '.repeat(5000));
