@@ -57,21 +57,21 @@ export function defaultAdmit(ctx: CrawlContext): OperatorFunction<Candidate, Cra
  */
 export function defaultUnit(ctx: CrawlContext): OperatorFunction<CrawlRequest, Outcome> {
   const c = ctx.config;
-  return (req$) =>
-    req$.pipe(
-      (r$): Observable<UnitValue> => r$,
-      obeyRobots({ robots: ctx.robots, politeness: ctx.politeness, userAgent: c.userAgent, maxRetries: c.maxRetries, maxCrawlDelayMs: c.maxCrawlDelayMs }),
-      fetchPage({
-        ...ctx.fetchOptions, politeness: ctx.politeness, maxRetries: c.maxRetries, maxRedirects: c.maxRedirects, validatorsOf: validatorsOf(ctx),
-        fetched: (req) => ctx.frontier.release(req, Date.now()),
-      }),
-      reuseStored(ctx.state.known, ctx.store),
-      describeAndStore(ctx.documents, ctx.contentSeen, ctx.report),
-      map((value) => {
-        if (!('kind' in value) || value.kind === 'fetched' || value.kind === 'parsed') throw new Error(`unit ended with an unfinished ${'kind' in value ? value.kind : 'request'}`);
-        return value;
-      }),
-    );
+  // Built once: the unit is applied to every request, its stages need not be made again each time.
+  return pipe(
+    (req$: Observable<CrawlRequest>): Observable<UnitValue> => req$,
+    obeyRobots({ robots: ctx.robots, politeness: ctx.politeness, userAgent: c.userAgent, maxRetries: c.maxRetries, maxCrawlDelayMs: c.maxCrawlDelayMs }),
+    fetchPage({
+      ...ctx.fetchOptions, politeness: ctx.politeness, maxRetries: c.maxRetries, maxRedirects: c.maxRedirects, validatorsOf: validatorsOf(ctx),
+      fetched: (req) => ctx.frontier.release(req, Date.now()),
+    }),
+    reuseStored(ctx.state.known, ctx.store),
+    describeAndStore(ctx.documents, ctx.contentSeen, ctx.report),
+    map((value): Outcome => {
+      if (!('kind' in value) || value.kind === 'fetched' || value.kind === 'parsed') throw new Error(`unit ended with an unfinished ${'kind' in value ? value.kind : 'request'}`);
+      return value;
+    }),
+  );
 }
 
 /** Wraps a unit so that an unexpected error of one request becomes its `failed` outcome (STYLE habit 10). */
