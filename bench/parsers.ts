@@ -1,6 +1,7 @@
 /**
- * htmlparser2 (through src/parse/extract-html.ts) against sax (loose mode, lowercase) on link
- * extraction from the same pages: throughput, and whether both find the same links.
+ * Link extraction from the same pages by tarantula's own scanner (src/parse/extract-html.ts), by
+ * htmlparser2 (the same job on its tokenizer, htmlparser2-links.ts: what tarantula used before)
+ * and by sax (loose mode, lowercase): throughput, and whether they find the same links.
  *
  *   npx tsx bench/parsers.ts [DIR ...]
  *
@@ -12,6 +13,7 @@ import { join } from 'node:path';
 import sax from 'sax';
 import { decodeText } from '../src/parse/encoding-label.js';
 import { collapseWhitespace, extractHtml, type ExtractedLink, type LinkTag } from '../src/parse/extract-html.js';
+import { extractWithHtmlparser2 } from './htmlparser2-links.js';
 import { refreshTarget } from '../src/parse/meta-refresh.js';
 import { sniffEncoding } from '../src/parse/sniff-encoding.js';
 
@@ -83,7 +85,9 @@ function saxLinks(html: string): ExtractedLink[] {
   return links;
 }
 
-const htmlparser2Links = (html: string): readonly ExtractedLink[] => extractHtml(html).links;
+const scannerLinks = (html: string): readonly ExtractedLink[] => extractHtml(html).links;
+const htmlparser2Links = (html: string): readonly ExtractedLink[] => extractWithHtmlparser2(html).links;
+const PARSERS = { tarantula: scannerLinks, htmlparser2: htmlparser2Links, sax: saxLinks };
 
 interface Timing {
   wall: number;
@@ -106,12 +110,12 @@ function time(pages: readonly Page[], extract: (html: string) => unknown): Timin
 const key = (links: readonly ExtractedLink[]): string => links.map((l) => `${l.tag} ${l.href}`).join('\n');
 const keyWithText = (links: readonly ExtractedLink[]): string => links.map((l) => `${l.tag} ${l.href} ${l.text}`).join('\n');
 
-function firstDifference(a: readonly ExtractedLink[], b: readonly ExtractedLink[]): string {
+function firstDifference(a: readonly ExtractedLink[], b: readonly ExtractedLink[], other: string): string {
   const show = (l: ExtractedLink | undefined) => (l === undefined ? '(none)' : JSON.stringify([l.tag, l.href, l.text]));
   for (let i = 0; i < Math.max(a.length, b.length); i++) {
     const x = a[i], y = b[i];
     if (x?.tag !== y?.tag || x?.href !== y?.href || x?.text !== y?.text) {
-      return `#${i} of ${a.length}/${b.length}: htmlparser2 ${show(x)} | sax ${show(y)}`;
+      return `#${i} of ${a.length}/${b.length}: tarantula ${show(x)} | ${other} ${show(y)}`;
     }
   }
   return 'identical';
@@ -138,39 +142,38 @@ function main(): void {
   const decodeSeconds = Number(process.hrtime.bigint() - decodeStart) / 1e9;
   console.log(`\n${decoded.length} pages, ${megabytes.toFixed(1)} MB; sniff + decode: ${(megabytes / decodeSeconds).toFixed(0)} MB/s`);
 
-  time(decoded, htmlparser2Links); // warm-up
-  time(decoded, saxLinks);
-  const totals = { htmlparser2: { wall: 0, cpu: 0 }, sax: { wall: 0, cpu: 0 } };
+  for (const extract of Object.values(PARSERS)) time(decoded, extract); // warm-up
+  const totals = Object.fromEntries(Object.keys(PARSERS).map((name) => [name, { wall: 0, cpu: 0 }])) as Record<keyof typeof PARSERS, Timing>;
   const add = (total: Timing, t: Timing) => {
     total.wall += t.wall;
     total.cpu += t.cpu;
   };
-  for (let pass = 0; pass < PASSES; pass++) {
-    add(totals.htmlparser2, time(decoded, htmlparser2Links));
-    add(totals.sax, time(decoded, saxLinks));
-  }
+  for (let pass = 0; pass < PASSES; pass++) for (const [name, extract] of Object.entries(PARSERS)) add(totals[name as keyof typeof PARSERS], time(decoded, extract));
   console.log(`parser      MB/s (wall)  MB/s (CPU)  pages/s (CPU), ${PASSES} passes each, interleaved`);
   for (const [name, t] of Object.entries(totals)) {
     const rate = (amount: number, seconds: number) => (amount / (seconds / PASSES)).toFixed(1).padStart(10);
     console.log(`${name.padEnd(11)} ${rate(megabytes, t.wall)}  ${rate(megabytes, t.cpu)}  ${rate(decoded.length, t.cpu)}`);
   }
 
-  let sameLinks = 0, sameText = 0, linksH = 0, linksS = 0;
-  const disagreements: string[] = [];
-  for (const page of decoded) {
-    const h = htmlparser2Links(page.text), s = saxLinks(page.text);
-    linksH += h.length;
-    linksS += s.length;
-    const linksAgree = key(h) === key(s);
-    if (linksAgree) sameLinks++;
-    if (linksAgree && keyWithText(h) === keyWithText(s)) sameText++;
-    else disagreements.push(`${page.path}: ${firstDifference(h, s)}`);
+  for (const [other, extract] of [['htmlparser2', htmlparser2Links], ['sax', saxLinks]] as const) {
+    let sameLinks = 0, sameText = 0, linksT = 0, linksO = 0;
+    const disagreements: string[] = [];
+    for (const page of decoded) {
+      const t = scannerLinks(page.text), o = extract(page.text);
+      linksT += t.length;
+      linksO += o.length;
+      const linksAgree = key(t) === key(o);
+      if (linksAgree) sameLinks++;
+      if (linksAgree && keyWithText(t) === keyWithText(o)) sameText++;
+      else disagreements.push(`${page.path}: ${firstDifference(t, o, other)}`);
+    }
+    console.log(`\ntarantula against ${other}: links found ${linksT} and ${linksO}`);
+    console.log(`pages where both find the same links in the same order: ${sameLinks} of ${decoded.length}`);
+    console.log(`... and the same anchor texts too: ${sameText} of ${decoded.length}`);
+    console.log(`disagreements (${disagreements.length}):`);
+    for (const line of disagreements.slice(0, 20)) console.log(`  ${line}`);
+    if (disagreements.length > 20) console.log(`  ... and ${disagreements.length - 20} more`);
   }
-  console.log(`\nlinks found: htmlparser2 ${linksH}, sax ${linksS}`);
-  console.log(`pages where both find the same links in the same order: ${sameLinks} of ${decoded.length}`);
-  console.log(`... and the same anchor texts too: ${sameText} of ${decoded.length}`);
-  console.log(`\ndisagreements (${disagreements.length}):`);
-  for (const line of disagreements) console.log(`  ${line}`);
 }
 
 main();

@@ -1,18 +1,29 @@
 /**
- * Where a crawl's CPU time goes, from a V8 CPU profile (`node --cpu-prof`, or
- * `npm run bench -- --pages 20000 --cpu-prof DIR`):
+ * Where a crawl's CPU time goes, from V8 CPU profiles (`node --cpu-prof`, or
+ * `npm run bench -- --pages 20000 --cpu-prof DIR`; one file per thread):
  *
- *   npx tsx bench/profile-summary.ts DIR/CPU.xxx.cpuprofile [--top 30]
+ *   npx tsx bench/profile-summary.ts DIR/CPU.*.cpuprofile [--top 30]
  *
  * Self time is grouped by crawl stage: a frame counts for the stage of its nearest frame, itself or
  * a caller, whose script belongs to a stage (so a native `writeBuffer` called by the mirror store
- * is store/fs, and one called by the index writer is index).
+ * is store/fs, and one called by the index writer is index). Frames in a bundle
+ * (`dist/tarantula.mjs`, `dist/workers/document-worker.js`) are traced back to their `src/` or
+ * `node_modules/` file through the source map beside the bundle, which must be the one profiled.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+interface CallFrame {
+  readonly functionName: string;
+  readonly url: string;
+  readonly lineNumber: number;
+  readonly columnNumber: number;
+}
 
 interface ProfileNode {
   readonly id: number;
-  readonly callFrame: { readonly functionName: string; readonly url: string; readonly lineNumber: number };
+  readonly callFrame: CallFrame;
   readonly children?: readonly number[];
 }
 
@@ -22,22 +33,32 @@ interface Profile {
   readonly timeDeltas: readonly number[];
 }
 
-/** Scripts that decide a frame's stage, first match wins; node's crypto, URL and TextDecoder count as the work they do. */
+/**
+ * Scripts that decide a frame's stage, first match wins; node's crypto, URL and TextDecoder count as the work they do.
+ * Our modules are matched under src/ (a bundle's sources, or tsx) and dist/ (tsc's output, run unbundled).
+ */
 const STAGES: readonly [stage: string, pattern: RegExp][] = [
-  ['fetch/undici', /node_modules\/undici\/|node:internal\/deps\/undici|\/dist\/fetch\/(?!decode)/],
-  ['decode', /\/dist\/fetch\/read-body|\/dist\/parse\/(encoding-label|sniff-encoding|meta-prescan)|node:internal\/encoding|node:zlib/],
-  ['md5', /node:internal\/crypto|\/dist\/url\/url-md5/],
-  ['parse/htmlparser2', /node_modules\/(htmlparser2|entities|domhandler)\/|\/dist\/parse\/|\/dist\/stages\/parse-document/],
-  ['normalize', /\/dist\/url\/(normalize-url|percent-escapes|url-parts|query-params)|node:internal\/url|\/dist\/stages\/normalize-links/],
-  ['filter', /\/dist\/url\/|\/dist\/stages\/(follow-policy|link-policy|trap-limits|host-limit|dedup|admissible|robots-allowed)/],
-  ['robots', /\/dist\/robots\/|\/dist\/stages\/obey-robots|node_modules\/robots-parser/],
-  ['store/fs', /\/dist\/store\/|\/dist\/stages\/store-document/],
-  ['index', /\/dist\/output\/|\/dist\/sinks\/write-index|node_modules\/fast-csv/],
-  ['log/stats', /node_modules\/(pino|sonic-boom|thread-stream|fast-redact|quick-format)|\/dist\/log\/|\/dist\/sinks\/|\/dist\/engine\/crawl-stats/],
-  ['state journal', /\/dist\/state\//],
-  ['frontier', /\/dist\/frontier\//],
+  ['fetch/undici', /node_modules\/undici\/|node:internal\/deps\/undici|\/(src|dist)\/fetch\/(?!read-body)/],
+  ['decode', /\/(src|dist)\/(fetch\/read-body|parse\/(encoding-label|sniff-encoding|meta-prescan))|node_modules\/chardet\/|node:internal\/encoding|node:zlib/],
+  ['md5', /node:internal\/crypto|\/(src|dist)\/url\/url-md5/],
+  ['parse', /node_modules\/(htmlparser2|entities|domhandler)\/|\/(src|dist)\/(parse\/|stages\/parse-document)/],
+  ['normalize', /\/(src|dist)\/(url\/(normalize-url|percent-escapes|url-parts|query-params)|stages\/normalize-links)|node:internal\/url/],
+  ['filter', /\/(src|dist)\/(url\/|stages\/(follow-policy|link-policy|trap-limits|host-limit|dedup|admissible|robots-allowed))/],
+  ['robots', /\/(src|dist)\/(robots\/|stages\/obey-robots)|node_modules\/robots-parser/],
+  ['store/fs', /\/(src|dist)\/(store\/|stages\/store-document)/],
+  ['index', /\/(src|dist)\/(output\/|sinks\/write-index)|node_modules\/@?fast-csv/],
+  [
+    'log/stats',
+    /node_modules\/(pino|pino-std-serializers|@pinojs\/redact|sonic-boom|thread-stream|quick-format-unescaped|safe-stable-stringify|atomic-sleep|on-exit-leak-free)\/|\/(src|dist)\/(log\/|sinks\/|engine\/crawl-stats)/,
+  ],
+  ['state journal', /\/(src|dist)\/state\//],
+  ['frontier', /\/(src|dist)\/frontier\//],
   ['rxjs overhead', /node_modules\/rxjs\//],
-  ['engine/stages', /\/dist\/(engine|stages|cli)\//],
+  // Node's MessagePort code runs with no caller of ours on the receiving side, so it is named here.
+  ['worker messaging', /\/(src|dist)\/workers\/|node:internal\/(worker|per_context\/messageport)/],
+  // `tarantula demo` serves its sites from the crawler's own process.
+  ['demo server', /\/(src|dist)\/demo\//],
+  ['engine/stages', /\/(src|dist)\/(engine|stages|cli|config)\//],
 ];
 
 /** Node internals that count for whoever called them (the store's writes, undici's socket), or as themselves when nobody did. */

@@ -41,6 +41,8 @@ export interface CrawlStatsJson {
 
 export interface TimeFigures {
   readonly cpuSeconds: number;
+  readonly userSeconds: number;
+  readonly sysSeconds: number;
   readonly maxRssMb: number;
   readonly elapsedSeconds: number;
 }
@@ -90,8 +92,12 @@ index-file = "";
 export function parseTimeV(text: string): TimeFigures {
   const field = (label: string): string => new RegExp(`${label}: (.+)`).exec(text)?.[1]?.trim() ?? 'NaN';
   const elapsed = field('Elapsed \\(wall clock\\) time \\(h:mm:ss or m:ss\\)').split(':').map(Number);
+  const userSeconds = Number(field('User time \\(seconds\\)'));
+  const sysSeconds = Number(field('System time \\(seconds\\)'));
   return {
-    cpuSeconds: Number(field('User time \\(seconds\\)')) + Number(field('System time \\(seconds\\)')),
+    cpuSeconds: userSeconds + sysSeconds,
+    userSeconds,
+    sysSeconds,
     maxRssMb: Math.round(Number(field('Maximum resident set size \\(kbytes\\)')) / 1024),
     elapsedSeconds: elapsed.reduce((acc, v) => acc * 60 + v, 0),
   };

@@ -12,7 +12,7 @@ export interface IndexWriterOptions {
   readonly format: IndexFormat;
   /** mode (IndexFileMode). Default: `'truncate'`. How a file is opened; ignored for streams. */
   readonly mode?: IndexFileMode;
-  /** batchSize (number). Default: `256`. Records collected before a write; a shorter batch is written on the next event-loop turn. */
+  /** batchSize (number). Default: `256`. Records collected before a write; a shorter batch is written after {@link BATCH_MS}. */
   readonly batchSize?: number;
   /** highWaterMark (number). Default: `1_048_576`. Characters waiting beyond which `write()` returns false. */
   readonly highWaterMark?: number;
@@ -20,8 +20,10 @@ export interface IndexWriterOptions {
   readonly onBrokenPipe?: () => void;
 }
 
-/** Batches larger than this many characters are written at once rather than on the next turn. */
+/** Batches larger than this many characters are written at once rather than after {@link BATCH_MS}. */
 const BATCH_CHARS = 64 * 1024;
+/** How long a short batch waits for company: a write per record would cost a system call each. */
+const BATCH_MS = 20;
 const BROKEN_PIPE = new Set(['EPIPE', 'ECONNRESET', 'ERR_STREAM_DESTROYED', 'ERR_STREAM_PREMATURE_CLOSE']);
 
 /**
@@ -47,7 +49,7 @@ export class IndexWriter {
   private pending: string[] = [];
   private pendingChars = 0;
   private flushing: Promise<void> | undefined;
-  private tick: NodeJS.Immediate | undefined;
+  private timer: NodeJS.Timeout | undefined;
   private closing: Promise<void> | undefined;
   private broken = false;
   private failure: unknown;
@@ -126,12 +128,12 @@ export class IndexWriter {
     this.pending.push(text);
     this.pendingChars += text.length;
     if (this.pending.length >= this.batchSize || this.pendingChars >= BATCH_CHARS) this.flush();
-    else this.tick ??= setImmediate(this.flushNow);
+    else this.timer ??= setTimeout(this.flushNow, BATCH_MS);
   }
 
   private flush(): void {
-    if (this.tick !== undefined) clearImmediate(this.tick);
-    this.tick = undefined;
+    clearTimeout(this.timer);
+    this.timer = undefined;
     if (this.flushing === undefined && this.pending.length > 0) this.flushing = this.writeAll();
   }
 

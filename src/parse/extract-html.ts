@@ -1,4 +1,5 @@
-import { Parser } from 'htmlparser2';
+import { decodeHTML } from 'entities';
+import { scanHtml, type TagAttributes } from './html-scanner.js';
 import { refreshTarget } from './meta-refresh.js';
 import { NO_DIRECTIVES, parseRobotsDirectives, type RobotsDirectives } from './robots-directives.js';
 
@@ -39,26 +40,45 @@ interface MutableLink {
 }
 
 /** Nothing inside these is part of the page as a reader sees it (SPEC §6: scripts, styles; `<template>` is inert). */
-const HIDDEN = new Set(['script', 'style', 'template']);
+export const HIDDEN: ReadonlySet<string> = new Set(['script', 'style', 'template']);
 /** Tags whose start separates words of anchor text, as line breaks and blocks do on screen. */
-const BREAKS = new Set(['br', 'p', 'div', 'li', 'dt', 'dd', 'tr', 'td', 'th', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'hr', 'blockquote', 'ul', 'ol', 'table']);
+export const BREAKS: ReadonlySet<string> = new Set(['br', 'p', 'div', 'li', 'dt', 'dd', 'tr', 'td', 'th', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'hr', 'blockquote', 'ul', 'ol', 'table']);
+/** Elements that never have content, so never stay open. */
+const VOID = new Set(['area', 'base', 'basefont', 'br', 'col', 'command', 'embed', 'frame', 'hr', 'image', 'img', 'input', 'keygen', 'link', 'meta', 'param', 'source', 'track', 'wbr']);
 const WHITESPACE = /\s+/g;
+
+const P = new Set(['p']);
+const FORM = new Set(['input', 'option', 'optgroup', 'select', 'button', 'datalist', 'textarea']);
+/** Which open element (when it is the current one) a start tag closes: the end tags HTML lets authors leave out. */
+const IMPLIED_END = new Map<string, ReadonlySet<string>>([
+  ['tr', new Set(['tr', 'th', 'td'])], ['th', new Set(['th'])], ['td', new Set(['thead', 'th', 'td'])],
+  ['body', new Set(['head', 'link', 'script'])], ['li', new Set(['li'])],
+  ['option', new Set(['option'])], ['optgroup', new Set(['optgroup', 'option'])],
+  ['dd', new Set(['dd', 'dt'])], ['dt', new Set(['dd', 'dt'])], ['rt', new Set(['rt', 'rp'])], ['rp', new Set(['rt', 'rp'])],
+  ['tbody', new Set(['thead', 'tbody'])], ['tfoot', new Set(['thead', 'tbody'])],
+  ...['select', 'input', 'output', 'button', 'datalist', 'textarea'].map((t) => [t, FORM] as const),
+  ...['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'address', 'article', 'aside', 'blockquote', 'details', 'div', 'dl', 'fieldset',
+    'figcaption', 'figure', 'footer', 'form', 'header', 'hr', 'main', 'nav', 'ol', 'pre', 'section', 'table', 'ul'].map((t) => [t, P] as const),
+]);
 
 /** Runs of whitespace (any Unicode space, `&nbsp;` included) become one space; ends trimmed. */
 export const collapseWhitespace = (s: string): string => s.replace(WHITESPACE, ' ').trim();
 
-const hasNofollow = (rel: string | undefined): boolean =>
+/** `rel` has the `nofollow` keyword. */
+export const hasNofollow = (rel: string | undefined): boolean =>
   rel !== undefined && /(?:^|\s)nofollow(?:\s|$)/i.test(rel);
 
 /**
- * Title, base, links and robots rules of an HTML document, in one streaming pass of
- * htmlparser2's tokenizer (no DOM). Links come from `a[href]`, `area[href]`, `frame[src]`,
- * `iframe[src]` and `<meta http-equiv="refresh">`; nothing inside `<script>`, `<style>`,
- * `<template>` or comments counts. `<noscript>` content does count: a crawler runs no scripts,
- * so it is what the page shows us. `<noframes>` and `<iframe>` content is raw text, as the HTML
- * standard parses it, so links there are not seen. A new `<a>` closes the open one, as in the
- * HTML standard; an anchor left open otherwise collects text until an end tag or the end of the
- * document closes it (a browser would rather repeat the link in the blocks that follow).
+ * Title, base, links and robots rules of an HTML document, in one pass of {@link scanHtml} (no
+ * DOM; text is only decoded where it is anchor or title text). Links come from `a[href]`,
+ * `area[href]`, `frame[src]`, `iframe[src]` and `<meta http-equiv="refresh">`; nothing inside
+ * `<script>`, `<style>`, `<template>` or comments counts. `<noscript>` content does count: a
+ * crawler runs no scripts, so it is what the page shows us. `<noframes>` and `<iframe>` content is
+ * raw text, as the HTML standard parses it, so links there are not seen. Open elements are kept
+ * on a stack with the end tags HTML lets authors omit, so an end tag closes an anchor left open
+ * inside its element. A new `<a>` closes the open one, as in the HTML standard; an anchor left
+ * open otherwise collects text until an end tag or the end of the document closes it (a browser
+ * would rather repeat the link in the blocks that follow).
  *
  * @example
  * extractHtml('<title> Hi \n there </title><a href="/x?a=1&amp;b=2" rel="nofollow">X <img alt="logo"></a>')
@@ -69,6 +89,7 @@ export function extractHtml(html: string, options: ExtractOptions = {}): HtmlExt
   const agent = options.agent?.toLowerCase();
   const links: MutableLink[] = [];
   const robotsContents: string[] = [];
+  const stack: string[] = []; // open elements, the current one last
   let title: string | undefined;
   let titleText: string | undefined; // collecting while inside the first <title>
   let baseHref: string | undefined;
@@ -83,63 +104,55 @@ export function extractHtml(html: string, options: ExtractOptions = {}): HtmlExt
     return link;
   };
 
-  const parser = new Parser({
-    onopentag(name, attrs) {
-      if (HIDDEN.has(name)) hidden++;
-      if (hidden > 0) return;
-      if (anchor !== undefined) {
-        if (name === 'img' && attrs.alt !== undefined) anchor.text += attrs.alt;
-        else if (BREAKS.has(name)) anchor.text += ' ';
-      }
-      switch (name) {
-        case 'a':
-          // htmlparser2 closes an open <a> only when it is the current element; the HTML
-          // standard closes it whatever lies between, so text stops going to it here.
-          endAnchor();
-          anchor = push(attrs.href, '', hasNofollow(attrs.rel), 'a');
-          break;
-        case 'area':
-          push(attrs.href, collapseWhitespace(attrs.alt ?? ''), hasNofollow(attrs.rel), 'area');
-          break;
-        case 'frame':
-        case 'iframe':
-          push(attrs.src, '', false, name);
-          break;
-        case 'base':
-          if (baseHref === undefined && attrs.href !== undefined) baseHref = attrs.href.trim();
-          break;
-        case 'meta':
-          onMeta(attrs);
-          break;
-        case 'svg':
-          svg++;
-          break;
-        case 'title':
-          if (title === undefined && titleText === undefined && svg === 0) titleText = '';
-          break;
-      }
-    },
-    ontext(text) {
-      if (hidden > 0) return;
-      if (titleText !== undefined) titleText += text;
-      if (anchor !== undefined) anchor.text += text;
-    },
-    onclosetag(name) {
-      if (HIDDEN.has(name)) {
-        hidden--;
-        return;
-      }
-      if (hidden > 0) return;
-      if (name === 'a') {
+  function opened(name: string, attrs: TagAttributes): void {
+    if (HIDDEN.has(name)) hidden++;
+    if (hidden > 0) return;
+    if (anchor !== undefined) {
+      if (name === 'img') anchor.text += attrs.get('alt') ?? '';
+      else if (BREAKS.has(name)) anchor.text += ' ';
+    }
+    switch (name) {
+      case 'a':
         endAnchor();
-      } else if (name === 'title' && titleText !== undefined) {
-        title = collapseWhitespace(titleText);
-        titleText = undefined;
-      } else if (name === 'svg') {
-        svg--;
-      }
-    },
-  }, { decodeEntities: true });
+        anchor = push(attrs.get('href'), '', hasNofollow(attrs.get('rel')), 'a');
+        break;
+      case 'area':
+        push(attrs.get('href'), collapseWhitespace(attrs.get('alt') ?? ''), hasNofollow(attrs.get('rel')), 'area');
+        break;
+      case 'frame':
+      case 'iframe':
+        push(attrs.get('src'), '', false, name);
+        break;
+      case 'base':
+        if (baseHref === undefined) baseHref = attrs.get('href')?.trim();
+        break;
+      case 'meta':
+        onMeta(attrs);
+        break;
+      case 'svg':
+        svg++;
+        break;
+      case 'title':
+        if (title === undefined && titleText === undefined && svg === 0) titleText = '';
+        break;
+    }
+  }
+
+  function closed(name: string): void {
+    if (HIDDEN.has(name)) {
+      hidden--;
+      return;
+    }
+    if (hidden > 0) return;
+    if (name === 'a') {
+      endAnchor();
+    } else if (name === 'title' && titleText !== undefined) {
+      title = collapseWhitespace(titleText);
+      titleText = undefined;
+    } else if (name === 'svg') {
+      svg--;
+    }
+  }
 
   function endAnchor(): void {
     if (anchor === undefined) return;
@@ -147,14 +160,42 @@ export function extractHtml(html: string, options: ExtractOptions = {}): HtmlExt
     anchor = undefined;
   }
 
-  function onMeta(attrs: Record<string, string>): void {
-    const name = attrs.name?.trim().toLowerCase();
-    if (attrs.content === undefined) return;
-    if (name === 'robots' || (name !== undefined && name === agent)) robotsContents.push(attrs.content);
-    else if (attrs['http-equiv']?.trim().toLowerCase() === 'refresh') push(refreshTarget(attrs.content), '', false, 'meta');
+  function onMeta(attrs: TagAttributes): void {
+    const name = attrs.get('name')?.trim().toLowerCase();
+    const content = attrs.get('content');
+    if (content === undefined) return;
+    if (name === 'robots' || (name !== undefined && name === agent)) robotsContents.push(content);
+    else if (attrs.get('http-equiv')?.trim().toLowerCase() === 'refresh') push(refreshTarget(content), '', false, 'meta');
   }
 
-  parser.end(html);
+  scanHtml(html, {
+    startTag(name, attrs, selfClosing) {
+      const implied = IMPLIED_END.get(name);
+      if (implied !== undefined) while (stack.length > 0 && implied.has(stack[stack.length - 1]!)) closed(stack.pop()!);
+      opened(name, attrs);
+      if (VOID.has(name)) return;
+      // `/>` closes an element only in SVG and MathML; in HTML it is ignored.
+      if (selfClosing && (svg > 0 || stack.includes('math'))) closed(name);
+      else stack.push(name);
+    },
+    endTag(name) {
+      if (VOID.has(name)) {
+        if (name === 'br') opened('br', NO_ATTRIBUTES); // `</br>` is a line break, as browsers read it
+        return;
+      }
+      const at = stack.lastIndexOf(name);
+      if (at >= 0) while (stack.length > at) closed(stack.pop()!);
+      else if (name === 'p') opened('p', NO_ATTRIBUTES); // a stray `</p>` is an empty paragraph
+    },
+    text(from, to, decode) {
+      if (hidden > 0 || (titleText === undefined && anchor === undefined)) return;
+      const raw = html.slice(from, to);
+      const text = decode && raw.includes('&') ? decodeHTML(raw) : raw;
+      if (titleText !== undefined) titleText += text;
+      if (anchor !== undefined) anchor.text += text;
+    },
+  });
+  while (stack.length > 0) closed(stack.pop()!);
   return {
     title,
     baseHref,
@@ -162,3 +203,5 @@ export function extractHtml(html: string, options: ExtractOptions = {}): HtmlExt
     metaRobots: robotsContents.length === 0 ? NO_DIRECTIVES : parseRobotsDirectives(robotsContents, agent),
   };
 }
+
+const NO_ATTRIBUTES: TagAttributes = { get: () => undefined };

@@ -2,10 +2,18 @@ import { open, type FileHandle } from 'node:fs/promises';
 
 /** Every few seconds the journal is fsynced, so a power cut loses at most that much work. */
 const SYNC_EVERY_MS = 5_000;
+/**
+ * Lines wait this long for company before they are written: one write per page would cost a
+ * thread-pool round trip each, and a kill loses no more than a resume re-admits (the links of the
+ * last documents, see crawl-state).
+ */
+const BATCH_MS = 20;
+/** A batch this large (characters) is written at once. */
+const BATCH_CHARS = 256 * 1024;
 
 /**
- * An append-only file of one JSON array per line, written in batches: lines queued in one turn of
- * the event loop go out in one write, in order, each whole. A kill loses only the last unwritten
+ * An append-only file of one JSON array per line, written in batches: lines queued within a few
+ * milliseconds go out in one write, in order, each whole. A kill loses only the last unwritten
  * batch; a torn last line is ignored when the journal is read back.
  *
  * @example
@@ -14,8 +22,13 @@ const SYNC_EVERY_MS = 5_000;
  */
 export class JournalWriter {
   private queue: string[] = [];
+  private queuedChars = 0;
   private writing: Promise<void> | undefined;
-  private tick: NodeJS.Immediate | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly flushSoon = (): void => {
+    this.timer = undefined;
+    void this.flush();
+  };
   private lastSync = Date.now();
   private failure: unknown;
 
@@ -27,11 +40,15 @@ export class JournalWriter {
 
   append(entry: readonly unknown[]): void {
     if (this.failure !== undefined) throw this.failure;
-    this.queue.push(JSON.stringify(entry));
-    this.tick ??= setImmediate(() => {
-      this.tick = undefined;
-      void this.flush();
-    });
+    const line = JSON.stringify(entry);
+    this.queue.push(line);
+    this.queuedChars += line.length;
+    // While a write is under way, the flush that started it takes the queue next.
+    if (this.writing !== undefined) return;
+    if (this.queuedChars >= BATCH_CHARS) {
+      clearTimeout(this.timer);
+      this.flushSoon();
+    } else this.timer ??= setTimeout(this.flushSoon, BATCH_MS);
   }
 
   /** Resolves once every line appended so far is written. */
@@ -40,6 +57,7 @@ export class JournalWriter {
       if (this.writing === undefined) {
         const text = this.queue.join('\n') + '\n';
         this.queue = [];
+        this.queuedChars = 0;
         this.writing = this.write(text).finally(() => (this.writing = undefined));
       }
       await this.writing;
@@ -47,8 +65,8 @@ export class JournalWriter {
   }
 
   async close(): Promise<void> {
-    if (this.tick !== undefined) clearImmediate(this.tick);
-    this.tick = undefined;
+    clearTimeout(this.timer);
+    this.timer = undefined;
     await this.flush();
     await this.fh.sync();
     await this.fh.close();

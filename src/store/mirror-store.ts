@@ -66,7 +66,8 @@ export class MirrorStore {
   async save(url: URL, isHtml: boolean, body: Uint8Array): Promise<string> {
     const segments = mirrorPath(url, isHtml);
     const name = segments.pop() as string; // mirrorPath gives the host folder and a file name at least
-    const tag = '~' + createHash('md5').update(url.href).digest('hex').slice(0, 8);
+    // Needed only when names collide: most saves never hash.
+    const tag = (): string => '~' + createHash('md5').update(url.href).digest('hex').slice(0, 8);
     const dir = await this.ensureDir(segments, tag);
     // Temporary files live apart from the mirror, so a kill leaves no litter among the documents
     // (the folder is emptied when the next crawl starts); a rename within one file system is atomic.
@@ -77,7 +78,7 @@ export class MirrorStore {
       await this.fs.writeFile(temp, body);
       let target = `${dir}/${name}`;
       if (!(await this.place(temp, target))) {
-        target = `${dir}/${tagName(name, tag, true)}`;
+        target = `${dir}/${tagName(name, tag(), true)}`;
         if (!(await this.place(temp, target))) throw new Error(`mirror: cannot store ${url.href} at ${target}`);
       }
       return target;
@@ -109,7 +110,7 @@ export class MirrorStore {
   }
 
   /** Makes the folders of `segments` (fast path: one recursive mkdir) and returns the folder used. */
-  private async ensureDir(segments: readonly string[], tag: string): Promise<string> {
+  private async ensureDir(segments: readonly string[], tag: () => string): Promise<string> {
     const wanted = segments.join('/');
     if (this.dirs.has(wanted)) return wanted;
     try {
@@ -127,7 +128,7 @@ export class MirrorStore {
     for (const segment of segments) {
       let next = path === '' ? segment : `${path}/${segment}`;
       if (!(await this.makeDir(next))) {
-        next = path === '' ? segment + tag : `${path}/${segment}${tag}`;
+        next = path === '' ? segment + tag() : `${path}/${segment}${tag()}`;
         if (!(await this.makeDir(next))) throw new Error(`mirror: cannot make folder ${next}`);
       }
       path = next;
