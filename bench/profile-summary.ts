@@ -54,8 +54,8 @@ const STAGES: readonly [stage: string, pattern: RegExp][] = [
   ['state journal', /\/(src|dist)\/state\//],
   ['frontier', /\/(src|dist)\/frontier\//],
   ['rxjs overhead', /node_modules\/rxjs\//],
-  // Node's MessagePort code runs with no caller of ours on the receiving side, so it is named here.
-  ['worker messaging', /\/(src|dist)\/workers\/|node:internal\/(worker|per_context\/messageport)/],
+  // Not node:internal/worker or its MessagePort: a worker thread's whole start-up runs under them.
+  ['worker messaging', /\/(src|dist)\/workers\//],
   // `tarantula demo` serves its sites from the crawler's own process.
   ['demo server', /\/(src|dist)\/demo\//],
   ['engine/stages', /\/(src|dist)\/(engine|stages|cli|config)\//],
@@ -71,26 +71,149 @@ const SPECIAL = new Map([['(garbage collector)', 'GC'], ['(idle)', 'idle'], ['(p
 
 const firstMatch = (url: string, table: readonly [string, RegExp][]): string | undefined => table.find(([, p]) => p.test(url))?.[0];
 
+const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+/**
+ * The numbers of one source-map segment: base64 digits of five value bits each, low bits first, the
+ * sixth bit saying that another digit follows, and the sign in the lowest value bit.
+ *
+ * @example
+ * decodeVlq('AAgBC') //=> [0, 0, 16, 1]
+ */
+export function decodeVlq(segment: string): number[] {
+  const values: number[] = [];
+  let value = 0;
+  let shift = 0;
+  for (const char of segment) {
+    const digit = BASE64.indexOf(char);
+    if (digit < 0) throw new Error(`source map segment ${segment}: ${char} is not a base64 digit`);
+    value += (digit & 31) << shift;
+    shift += 5;
+    if (digit & 32) continue;
+    values.push(value & 1 ? -(value >>> 1) : value >>> 1);
+    value = shift = 0;
+  }
+  return values;
+}
+
+/** A mapped position in a generated line: its column, the index of its source (-1 for none) and the 0-based line there. */
+type Segment = readonly [column: number, source: number, line: number];
+
+/**
+ * A source map's `mappings`, as each generated line's segments in column order. Columns start over on
+ * each line; the source and original line carry on from the previous segment, on whatever line.
+ *
+ * @example
+ * decodeMappings('AAAA,IAAI;AACA,E') //=> [[[0, 0, 0], [4, 0, 0]], [[0, 0, 1], [2, -1, -1]]]
+ */
+export function decodeMappings(mappings: string): Segment[][] {
+  let source = 0;
+  let line = 0;
+  return mappings.split(';').map((text) => {
+    let column = 0;
+    return text.split(',').filter(Boolean).map((segment): Segment => {
+      const [columnDelta = 0, sourceDelta, lineDelta = 0] = decodeVlq(segment);
+      column += columnDelta;
+      if (sourceDelta === undefined) return [column, -1, -1];
+      source += sourceDelta;
+      line += lineDelta;
+      return [column, source, line];
+    });
+  });
+}
+
+/** The last segment at or before `column`, i.e. the one whose code `column` is in. */
+function segmentAt(segments: readonly Segment[], column: number): Segment | undefined {
+  let after = 0;
+  let end = segments.length;
+  while (after < end) {
+    const mid = (after + end) >>> 1;
+    if (segments[mid]![0] <= column) after = mid + 1;
+    else end = mid;
+  }
+  return segments[after - 1];
+}
+
+/** Where a frame's code was written: a source file (absolute path) or the profiled script's URL, and a 0-based line. */
+export interface Origin {
+  readonly file: string;
+  readonly line: number;
+}
+
+interface SourceMap {
+  readonly path: string;
+  readonly sources: readonly string[];
+  readonly lines: readonly (readonly Segment[])[];
+}
+
+function readSourceMap(url: string): SourceMap | undefined {
+  if (!/^file:.*\.m?js$/.test(url)) return undefined;
+  const path = `${fileURLToPath(url)}.map`;
+  if (!existsSync(path)) return undefined;
+  const map = JSON.parse(readFileSync(path, 'utf8')) as { sources: string[]; sourceRoot?: string; mappings: string };
+  const root = resolve(dirname(path), map.sourceRoot ?? '');
+  return { path, sources: map.sources.map((source) => resolve(root, source)), lines: decodeMappings(map.mappings) };
+}
+
+/**
+ * The source maps beside profiled scripts (`dist/tarantula.mjs.map`), each read when a frame of its
+ * script is first located: a whole crawl is in two bundles, which say nothing about stages.
+ *
+ * @example
+ * // scanHtml, minified to `ee` in one build
+ * new SourceMaps().locate({ url: 'file:///work/main/dist/workers/document-worker.js', lineNumber: 1, columnNumber: 75566, functionName: 'ee' })
+ * //=> { file: '/work/main/src/parse/html-scanner.ts', line: 93 }
+ */
+export class SourceMaps {
+  private readonly byUrl = new Map<string, SourceMap | undefined>();
+
+  /** V8's 0-based line and column of a function's start, traced back; the frame's own when no map covers it. */
+  locate(frame: CallFrame): Origin {
+    const map = this.mapOf(frame.url);
+    const segment = map && segmentAt(map.lines[frame.lineNumber] ?? [], frame.columnNumber);
+    const file = segment && map.sources[segment[1]];
+    if (segment === undefined || file === undefined) return { file: frame.url, line: frame.lineNumber };
+    return { file, line: segment[2] };
+  }
+
+  /** The map files read so far. */
+  get files(): string[] {
+    return [...this.byUrl.values()].flatMap((map) => (map ? [map.path] : []));
+  }
+
+  private mapOf(url: string): SourceMap | undefined {
+    if (!this.byUrl.has(url)) this.byUrl.set(url, readSourceMap(url));
+    return this.byUrl.get(url);
+  }
+}
+
+/** A script or source as a reader knows it: from node_modules/, src/ or dist/ on. */
+const shortName = (file: string): string => file.replace(/^(file:\/\/)?\/.*?\/(node_modules|src|dist)\//, '$2/');
+
 /**
  * @example
- * summarize(JSON.parse(readFileSync('CPU.cpuprofile', 'utf8'))).stages[0] //=> ['parse/htmlparser2', 1234.5]
+ * summarize(JSON.parse(readFileSync('CPU.cpuprofile', 'utf8'))).stages[0] //=> ['parse', 1234.5]
  */
-export function summarize(profile: Profile): { totalMs: number; stages: [string, number][]; functions: [string, string, number][] } {
+export function summarize(
+  profile: Profile,
+  maps = new SourceMaps(),
+): { totalMs: number; stages: [string, number][]; functions: [string, string, number][] } {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const origin = new Map(profile.nodes.map((n) => [n.id, maps.locate(n.callFrame)]));
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
   // A frame's stage is that of the nearest frame, itself or a caller, whose script decides one.
   const decided = new Map<number, string | undefined>();
   const decide = (id: number): string | undefined => {
     if (decided.has(id)) return decided.get(id);
-    const frame = byId.get(id)!.callFrame;
     const up = parent.get(id);
-    const stage = SPECIAL.get(frame.functionName) ?? firstMatch(frame.url, STAGES) ?? (up === undefined ? undefined : decide(up));
+    const stage =
+      SPECIAL.get(byId.get(id)!.callFrame.functionName) ?? firstMatch(origin.get(id)!.file, STAGES) ?? (up === undefined ? undefined : decide(up));
     decided.set(id, stage);
     return stage;
   };
   const fallback = (id: number | undefined): string | undefined =>
-    id === undefined ? undefined : (firstMatch(byId.get(id)!.callFrame.url, FALLBACKS) ?? fallback(parent.get(id)));
+    id === undefined ? undefined : (firstMatch(origin.get(id)!.file, FALLBACKS) ?? fallback(parent.get(id)));
   const stageOf = (id: number): string => decide(id) ?? fallback(id) ?? 'other';
   const selfUs = new Map<number, number>();
   profile.samples.forEach((id, i) => selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
@@ -103,8 +226,8 @@ export function summarize(profile: Profile): { totalMs: number; stages: [string,
     const stage = stageOf(id);
     totalMs += ms;
     stages.set(stage, (stages.get(stage) ?? 0) + ms);
-    const f = byId.get(id)!.callFrame;
-    const name = `${f.functionName || '(anonymous)'} ${f.url.replace(/^file:\/\/.*?\/(node_modules\/|dist\/)/, '$1')}:${f.lineNumber + 1}`;
+    const { file, line } = origin.get(id)!;
+    const name = `${byId.get(id)!.callFrame.functionName || '(anonymous)'} ${shortName(file)}:${line + 1}`;
     const key = `${stage}\t${name}`; // one native name (close, write) serves several stages
     functions.set(key, (functions.get(key) ?? 0) + ms);
   }
@@ -119,18 +242,30 @@ export function summarize(profile: Profile): { totalMs: number; stages: [string,
   };
 }
 
-if (process.argv[1]?.endsWith('profile-summary.ts')) {
-  const file = process.argv[2];
-  if (!file) throw new Error('usage: profile-summary.ts FILE.cpuprofile [--top N]');
-  const at = process.argv.indexOf('--top');
-  const top = at >= 0 ? Number(process.argv[at + 1]) : 30;
-  const { totalMs, stages, functions } = summarize(JSON.parse(readFileSync(file, 'utf8')) as Profile);
+function printSummary(file: string, top: number): void {
+  const maps = new SourceMaps();
+  const { totalMs, stages, functions } = summarize(JSON.parse(readFileSync(file, 'utf8')) as Profile, maps);
   const busy = totalMs - (stages.find(([s]) => s === 'idle')?.[1] ?? 0);
   const pct = (ms: number): string => `${((ms / busy) * 100).toFixed(1).padStart(5)}%`;
-  console.log(`profile ${file}: ${(totalMs / 1000).toFixed(2)} s sampled, ${(busy / 1000).toFixed(2)} s busy (percentages are of busy time)\n`);
-  console.log(`${'stage'.padEnd(36)}   self ms   share`);
+  console.log(`profile ${file}: ${(totalMs / 1000).toFixed(2)} s sampled, ${(busy / 1000).toFixed(2)} s busy (percentages are of busy time)`);
+  // A rebuilt bundle's map still resolves every position, to the wrong functions.
+  for (const map of maps.files)
+    console.log(statSync(map).mtimeMs > statSync(file).mtimeMs ? `WARNING: ${map} is newer than the profile; stages are guesses` : `source map ${map}`);
+  console.log(`\n${'stage'.padEnd(36)}   self ms   share`);
   for (const [stage, ms] of stages) if (stage !== 'idle') console.log(`${stage.padEnd(36)} ${ms.toFixed(0).padStart(9)}  ${pct(ms)}`);
   console.log(`\ntop ${top} functions by self time`);
   for (const [name, stage, ms] of functions.filter(([, s]) => s !== 'idle').slice(0, top))
     console.log(`${ms.toFixed(0).padStart(7)} ms ${pct(ms)}  ${stage.padEnd(36)} ${name}`);
+}
+
+if (process.argv[1]?.endsWith('profile-summary.ts')) {
+  const args = process.argv.slice(2);
+  const at = args.indexOf('--top');
+  const top = at >= 0 ? Number(args[at + 1]) : 30;
+  const files = args.filter((_, i) => at < 0 || (i !== at && i !== at + 1));
+  if (files.length === 0) throw new Error('usage: profile-summary.ts FILE.cpuprofile... [--top N]');
+  files.forEach((file, i) => {
+    if (i > 0) console.log('');
+    printSummary(file, top);
+  });
 }

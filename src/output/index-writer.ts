@@ -127,6 +127,11 @@ export class IndexWriter {
   private enqueue(text: string): void {
     this.pending.push(text);
     this.pendingChars += text.length;
+    // While a write is under way, its end schedules the next.
+    if (this.flushing === undefined) this.schedule();
+  }
+
+  private schedule(): void {
     if (this.pending.length >= this.batchSize || this.pendingChars >= BATCH_CHARS) this.flush();
     else this.timer ??= setTimeout(this.flushNow, BATCH_MS);
   }
@@ -134,21 +139,21 @@ export class IndexWriter {
   private flush(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
-    if (this.flushing === undefined && this.pending.length > 0) this.flushing = this.writeAll();
+    if (this.flushing === undefined && this.pending.length > 0) this.flushing = this.writeBatch();
   }
 
-  private async writeAll(): Promise<void> {
+  /** Writes one batch: what is queued now. */
+  private async writeBatch(): Promise<void> {
     try {
-      while (this.pending.length > 0 && !this.broken && this.failure === undefined) {
-        const text = this.pending.length === 1 ? (this.pending[0] as string) : this.pending.join('');
-        this.pending = [];
-        this.pendingChars = 0;
-        await this.sink.write(text);
-      }
+      const text = this.pending.length === 1 ? (this.pending[0] as string) : this.pending.join('');
+      this.pending = [];
+      this.pendingChars = 0;
+      await this.sink.write(text);
     } catch (err) {
       this.fail(err);
     } finally {
       this.flushing = undefined;
+      if (this.pending.length > 0 && !this.broken && this.failure === undefined) this.schedule();
     }
   }
 

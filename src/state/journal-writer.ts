@@ -25,9 +25,9 @@ export class JournalWriter {
   private queuedChars = 0;
   private writing: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
-  private readonly flushSoon = (): void => {
+  private readonly writeNow = (): void => {
     this.timer = undefined;
-    void this.flush();
+    void this.writeQueued();
   };
   private lastSync = Date.now();
   private failure: unknown;
@@ -43,25 +43,13 @@ export class JournalWriter {
     const line = JSON.stringify(entry);
     this.queue.push(line);
     this.queuedChars += line.length;
-    // While a write is under way, the flush that started it takes the queue next.
-    if (this.writing !== undefined) return;
-    if (this.queuedChars >= BATCH_CHARS) {
-      clearTimeout(this.timer);
-      this.flushSoon();
-    } else this.timer ??= setTimeout(this.flushSoon, BATCH_MS);
+    // While a write is under way, its end schedules the next.
+    if (this.writing === undefined) this.schedule();
   }
 
   /** Resolves once every line appended so far is written. */
   async flush(): Promise<void> {
-    while (this.writing !== undefined || this.queue.length > 0) {
-      if (this.writing === undefined) {
-        const text = this.queue.join('\n') + '\n';
-        this.queue = [];
-        this.queuedChars = 0;
-        this.writing = this.write(text).finally(() => (this.writing = undefined));
-      }
-      await this.writing;
-    }
+    while (this.writing !== undefined || this.queue.length > 0) await this.writeQueued();
   }
 
   async close(): Promise<void> {
@@ -71,6 +59,28 @@ export class JournalWriter {
     await this.fh.sync();
     await this.fh.close();
     if (this.failure !== undefined) throw this.failure;
+  }
+
+  private schedule(): void {
+    if (this.queuedChars < BATCH_CHARS) this.timer ??= setTimeout(this.writeNow, BATCH_MS);
+    else {
+      clearTimeout(this.timer);
+      this.writeNow();
+    }
+  }
+
+  /** Starts writing what is queued unless a write is under way; resolves when that write ends. */
+  private writeQueued(): Promise<void> {
+    if (this.writing === undefined && this.queue.length > 0) {
+      const text = this.queue.join('\n') + '\n';
+      this.queue = [];
+      this.queuedChars = 0;
+      this.writing = this.write(text).finally(() => {
+        this.writing = undefined;
+        if (this.queue.length > 0) this.schedule();
+      });
+    }
+    return this.writing ?? Promise.resolve();
   }
 
   private async write(text: string): Promise<void> {
