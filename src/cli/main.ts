@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { setFlagsFromString } from 'node:v8';
 import { ConfigError } from '../config/config-error.js';
 import { loadConfig } from '../config/load-config.js';
 import { parseArgs } from '../config/parse-args.js';
@@ -10,6 +11,11 @@ import { runPagerank } from './run-pagerank.js';
 import { runPipeline } from './run-pipeline.js';
 import { watch } from './watch.js';
 import { EXIT, runCrawl } from '../engine/run-crawl.js';
+
+// undici parses HTTP in WebAssembly, which V8 recompiles with TurboFan once it is hot: by default
+// after the first two responses, and a process cannot exit before such a compile ends (150 ms, half
+// the run of a one-page crawl). A budget 100× the default moves that to the first few hundred pages.
+setFlagsFromString('--wasm-tiering-budget=180000000');
 
 async function main(argv: readonly string[]): Promise<number> {
   const args = parseArgs(argv);

@@ -1,4 +1,6 @@
-import { Agent, buildConnector, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import Agent from 'undici/lib/dispatcher/agent.js';
+import buildConnector from 'undici/lib/core/connect.js';
 import type { ResolveEntry } from '../config/config.js';
 import { cachingLookup } from './dns-cache.js';
 

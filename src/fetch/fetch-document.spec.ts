@@ -1,7 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { gzipSync } from 'node:zlib';
+import { pipeline, Readable, type Transform } from 'node:stream';
+import { createGzip, gzipSync } from 'node:zlib';
 import type { Dispatcher } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDispatcher } from './create-dispatcher.js';
@@ -9,17 +11,47 @@ import { fetchDocument, type FetchOptions } from './fetch-document.js';
 import { FetchError } from './fetch-error.js';
 
 const PAGE = Buffer.from('<!DOCTYPE html><title>page</title>' + 'x'.repeat(100_000));
+const NOISE = randomBytes(4 << 20);
+const NOISE_GZIP = gzipSync(NOISE);
+
+/**
+ * Sends zeros through `through` (e.g. a gzip stream) for as long as the client reads; resolves with
+ * how many it made once the client has gone.
+ */
+function flood(res: ServerResponse, ...through: Transform[]): Promise<number> {
+  const zeros = Buffer.alloc(64 * 1024);
+  let made = 0;
+  const source = new Readable({
+    read() {
+      made += zeros.length;
+      this.push(zeros);
+    },
+  });
+  return new Promise((resolve) => pipeline([source, ...through, res], () => resolve(made)));
+}
+
+let requests = 0;
 let lastHeaders: IncomingHttpHeaders = {};
+/** The bytes the last flooding response made before its client went away. */
+let flooded: Promise<number> = Promise.resolve(0);
 let server: Server;
 let dispatcher: Dispatcher;
 let base: string;
 beforeAll(async () => {
   server = createServer((req, res) => {
+    requests++;
     lastHeaders = req.headers;
     if (req.url === '/gzip') res.writeHead(200, { 'content-encoding': 'gzip' }).end(gzipSync(PAGE));
+    else if (req.url === '/gzip-noise') res.writeHead(200, { 'content-encoding': 'gzip' }).end(NOISE_GZIP);
     else if (req.url === '/not-gzip') res.writeHead(200, { 'content-encoding': 'gzip' }).end(PAGE);
     else if (req.url === '/cookies') res.writeHead(200, [['set-cookie', 'a=1'], ['x-many', 'a'], ['x-many', 'b']]).end();
-    else res.writeHead(200, { 'content-type': 'text/html' }).end(PAGE);
+    else if (req.url === '/endless') flooded = flood(res.writeHead(200, { 'content-type': 'text/html' }));
+    else if (req.url === '/bomb') flooded = flood(res.writeHead(200, { 'content-encoding': 'gzip' }), createGzip());
+    else if (req.url === '/hints') {
+      res.writeEarlyHints({ link: '</style.css>; rel=preload; as=style' });
+      res.writeHead(200, { 'content-type': 'text/html' }).end(PAGE);
+    } else if (req.url === '/stall') res.writeHead(200, { 'content-type': 'text/html' }).write('<p>');
+    else if (req.url !== '/silent') res.writeHead(200, { 'content-type': 'text/html' }).end(PAGE);
   });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -28,7 +60,8 @@ beforeAll(async () => {
   base = `http://a.test:${port}`;
 });
 afterAll(async () => {
-  await dispatcher.close();
+  await dispatcher.destroy();
+  server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
 });
 
@@ -38,7 +71,7 @@ const opts = (more: Partial<FetchOptions> = {}): FetchOptions => ({
 
 describe('fetchDocument', () => {
   it('sends the user agent, Accept-Encoding and the validators of a stored copy', async () => {
-    const res = await fetchDocument(`${base}/`, opts(), { etag: '"v1"', lastModified: 'Wed, 21 Oct 2015 07:28:00 GMT' });
+    const res = await fetchDocument(`${base}/?q=1#frag`, opts(), { etag: '"v1"', lastModified: 'Wed, 21 Oct 2015 07:28:00 GMT' });
     expect(res).toMatchObject({ status: 200, truncated: false, headers: { 'content-type': 'text/html' } });
     expect(res.body.equals(PAGE)).toBe(true);
     expect(lastHeaders).toMatchObject({ 'user-agent': 'tarantula/test', 'accept-encoding': 'gzip, deflate, br', 'if-none-match': '"v1"', 'if-modified-since': 'Wed, 21 Oct 2015 07:28:00 GMT' });
@@ -50,11 +83,31 @@ describe('fetchDocument', () => {
     expect(res.body.equals(PAGE.subarray(0, 1000))).toBe(true);
   });
 
+  it('stops downloading at max-body-size: a body that never ends comes back cut', async () => {
+    const res = await fetchDocument(`${base}/endless`, opts({ maxBodySize: 1000 }));
+    expect(res).toMatchObject({ status: 200, truncated: true });
+    expect(res.body.equals(Buffer.alloc(1000))).toBe(true);
+    expect(await flooded).toBeLessThan(16 << 20);
+  });
+
   it('decodes gzip, capped at max-decoded-size', async () => {
     expect((await fetchDocument(`${base}/gzip`, opts())).body.equals(PAGE)).toBe(true);
     const capped = await fetchDocument(`${base}/gzip`, opts({ maxDecodedSize: 5000 }));
     expect(capped.truncated).toBe(true);
     expect(capped.body.equals(PAGE.subarray(0, 5000))).toBe(true);
+  });
+
+  it('decodes a gzip body that comes faster than it inflates', async () => {
+    const res = await fetchDocument(`${base}/gzip-noise`, opts());
+    expect(res.truncated).toBe(false);
+    expect(res.body.equals(NOISE)).toBe(true);
+  });
+
+  it('stops downloading a gzip bomb at max-decoded-size', async () => {
+    const res = await fetchDocument(`${base}/bomb`, opts({ maxDecodedSize: 1 << 20 }));
+    expect(res.truncated).toBe(true);
+    expect(res.body.equals(Buffer.alloc(1 << 20))).toBe(true);
+    expect(await flooded).toBeLessThan(16 << 20);
   });
 
   it('fails with bad-encoding when the body is not what Content-Encoding says', async () => {
@@ -67,6 +120,38 @@ describe('fetchDocument', () => {
     const res = await fetchDocument(`${base}/cookies`, opts());
     expect(res.headers['x-many']).toBe('a, b');
     expect(res.headers['set-cookie']).toBeUndefined();
+  });
+
+  it('answers with the response that follows 103 Early Hints', async () => {
+    const res = await fetchDocument(`${base}/hints`, opts());
+    expect(res).toMatchObject({ status: 200, headers: { 'content-type': 'text/html' } });
+    expect(res.body.equals(PAGE)).toBe(true);
+  });
+
+  it('rejects at once, asking nothing, when its signal was aborted already', async () => {
+    const before = requests;
+    await expect(fetchDocument(`${base}/`, opts({ signal: AbortSignal.abort() }))).rejects.toMatchObject({ code: 'aborted', action: 'give-up' });
+    expect(requests).toBe(before);
+  });
+
+  it('stops when its signal is aborted, waiting for headers or reading the body', async () => {
+    for (const path of ['/silent', '/endless']) {
+      const stop = new AbortController();
+      setTimeout(() => stop.abort(), 100);
+      const started = Date.now();
+      await expect(fetchDocument(`${base}${path}`, opts({ signal: stop.signal }))).rejects.toMatchObject({ code: 'aborted', action: 'give-up' });
+      expect(Date.now() - started).toBeLessThan(900);
+    }
+    await expect(flooded).resolves.toBeGreaterThan(0); // the server has seen the connection go
+  });
+
+  it('fails with header-timeout when no response comes, and body-timeout when the body stalls', async () => {
+    await expect(fetchDocument(`${base}/silent`, opts({ headerTimeoutMs: 100 }))).rejects.toMatchObject({ code: 'header-timeout', action: 'retry' });
+    await expect(fetchDocument(`${base}/stall`, opts({ bodyTimeoutMs: 100 }))).rejects.toMatchObject({ code: 'body-timeout', action: 'retry' });
+  });
+
+  it('fails with bad-request for a URL that is not http or https', async () => {
+    await expect(fetchDocument('ftp://a.test/', opts())).rejects.toMatchObject({ code: 'bad-request', action: 'give-up' });
   });
 
   it('fails with a named FetchError when nothing listens', async () => {

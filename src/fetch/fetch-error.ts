@@ -44,11 +44,16 @@ const byCode: Record<string, [string, FailureAction]> = {
 /** Names any error thrown while fetching, so the log and the stats say what happened. */
 export function toFetchError(err: unknown): FetchError {
   if (err instanceof FetchError) return err;
-  const e = err as { code?: string; message?: string; cause?: { code?: string; message?: string } };
-  const code = e.code ?? e.cause?.code ?? '';
+  const e = err as { name?: string; code?: unknown; message?: string; cause?: { code?: unknown } };
+  const code = named(e.code) ?? named(e.cause?.code) ?? (e.name === 'AbortError' ? 'ABORT_ERR' : '');
   const known = byCode[code];
   const message = e.message ?? String(err);
   if (known) return new FetchError(known[0], `${message}${code ? ` (${code})` : ''}`, known[1]);
   if (code.startsWith('HPE_')) return new FetchError('bad-response', `${message} (${code})`, 'give-up');
   return new FetchError('network', message, 'retry');
+}
+
+/** A code that names an error: a DOMException's is a number (20 for an AbortSignal's reason). */
+function named(code: unknown): string | undefined {
+  return typeof code === 'string' ? code : undefined;
 }

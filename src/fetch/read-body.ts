@@ -15,93 +15,129 @@ export interface DecodedBody {
   readonly truncated: boolean;
 }
 
-/** A response body: chunks as they arrive; leaving the loop early (break) drops the connection. */
-export type BodySource = AsyncIterable<Buffer>;
-
 type Decoder = Gunzip | Inflate | InflateRaw | BrotliDecompress;
 
 const CODINGS = new Set(['gzip', 'x-gzip', 'deflate', 'br']);
 
 /**
- * Reads a response body as it streams in, undoing its Content-Encoding (gzip, deflate, br) on the
- * way, and stops downloading as soon as either cap is hit — so a 1 GB gzip bomb costs the cap and a
- * few kilobytes of network, never the gigabyte. A body cut short decodes as far as it goes.
- * Rejects with a `bad-encoding` {@link FetchError} when the bytes are not what the encoding says,
- * and with the network's error when the download fails.
+ * Reads a response body from the chunks pushed into it as they arrive, undoing its Content-Encoding
+ * (gzip, deflate, br) on the way, and asks for no more as soon as either cap is hit — so a 1 GB gzip
+ * bomb costs the cap and a few kilobytes of network, never the gigabyte. A body cut short decodes
+ * as far as it goes. `result` rejects with a `bad-encoding` {@link FetchError} when the bytes are
+ * not what the encoding says, and with the error given to `fail` when the download fails.
  *
  * @example
- * await readBody(res.body, 'gzip', { maxWire: 10 << 20, maxDecoded: 50 << 20 }) //=> { body: <Buffer ...>, truncated: false }
+ * const reader = new BodyReader('gzip', { maxWire: 10 << 20, maxDecoded: 50 << 20 }, resumeDownload);
+ * reader.push(chunk); // as each chunk arrives; false: wait for resumeDownload(), or stop when reader.stopped
+ * reader.end();
+ * await reader.result //=> { body: <Buffer ...>, truncated: false }
  */
-export async function readBody(source: BodySource, encoding: string | undefined, limits: BodyLimits): Promise<DecodedBody> {
-  const coding = (encoding ?? '').trim().toLowerCase();
-  const decoding = CODINGS.has(coding);
-  // Without decoding, the wire cap is the body's cap: CappedBuffer needs it only to size its buffer.
-  const out = new CappedBuffer(decoding ? limits.maxDecoded : limits.maxWire);
-  let decoder: Decoder | undefined;
-  let failure: FetchError | undefined;
-  let wire = 0;
-  let cut = false;
-  for await (const chunk of source) {
-    if (out.full || failure) break; // the decoder filled the cap while this chunk was on its way
-    let piece = chunk;
-    if (limits.maxWire > 0 && wire + piece.length > limits.maxWire) {
-      piece = piece.subarray(0, limits.maxWire - wire);
-      cut = true;
-    }
-    wire += piece.length;
-    if (!decoding) out.push(piece);
-    else {
-      decoder ??= openDecoder(coding, piece, out, (err) => (failure ??= new FetchError('bad-encoding', `cannot decode ${coding} body: ${err.message}`, 'give-up')));
-      if (!decoder.write(piece)) await drained(decoder);
-    }
-    if (cut || out.full || failure) break; // leaving the loop destroys the body: nothing more is downloaded
-  }
-  if (decoder !== undefined) {
-    if (!out.full && failure === undefined) await ended(decoder);
-    decoder.destroy();
-  }
-  if (failure !== undefined && !out.full) throw failure;
-  return { body: out.concat(), truncated: cut || out.full };
-}
+export class BodyReader {
+  /** Settles once: when the body has ended, when a cap is hit, or when it cannot be read. */
+  readonly result: Promise<DecodedBody>;
+  private readonly coding: string;
+  private readonly decoding: boolean;
+  private readonly out: CappedBuffer;
+  private decoder: Decoder | undefined;
+  private wire = 0;
+  private cut = false;
+  private ending = false;
+  private settled = false;
+  private resolve!: (body: DecodedBody) => void;
+  private reject!: (err: unknown) => void;
 
-function openDecoder(coding: string, first: Buffer, out: CappedBuffer, onError: (err: Error) => void): Decoder {
-  // Flushing at the end (not finishing) decodes what a cut stream holds instead of failing on it.
-  const zlib = { finishFlush: constants.Z_SYNC_FLUSH };
-  const decoder =
-    coding === 'br'
-      ? createBrotliDecompress({ finishFlush: constants.BROTLI_OPERATION_FLUSH })
-      : coding === 'deflate' && !isZlibHeader(first)
-        ? createInflateRaw(zlib) // "deflate" is zlib-wrapped by the standard, but some servers send raw deflate
-        : coding === 'deflate'
-          ? createInflate(zlib)
-          : createGunzip(zlib);
-  decoder.on('data', (chunk: Buffer) => {
-    if (out.push(chunk)) decoder.destroy(); // the cap is reached: stop inflating
-  });
-  decoder.on('error', onError);
-  return decoder;
+  /** `resume` is called when the reader has room again after `push` said to wait. */
+  constructor(
+    encoding: string | undefined,
+    private readonly limits: BodyLimits,
+    private readonly resume: () => void,
+  ) {
+    this.coding = (encoding ?? '').trim().toLowerCase();
+    this.decoding = CODINGS.has(this.coding);
+    // Without decoding, the wire cap is the body's cap: CappedBuffer needs it only to size its buffer.
+    this.out = new CappedBuffer(this.decoding ? limits.maxDecoded : limits.maxWire);
+    this.result = new Promise((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+    });
+  }
+
+  /** No more bytes are wanted: a cap was hit, the body ended or failed. The download can be dropped. */
+  get stopped(): boolean {
+    return this.ending || this.settled;
+  }
+
+  /**
+   * Takes the next chunk off the wire. False: send no more until `resume` is called — or ever, once
+   * {@link stopped}.
+   */
+  push(chunk: Buffer): boolean {
+    if (this.stopped) return false; // the decoder filled the cap while this chunk was on its way
+    let piece = chunk;
+    if (this.limits.maxWire > 0 && this.wire + piece.length > this.limits.maxWire) {
+      piece = piece.subarray(0, this.limits.maxWire - this.wire);
+      this.cut = true;
+    }
+    this.wire += piece.length;
+    if (!this.decoding) this.out.push(piece);
+    else {
+      const decoder = (this.decoder ??= this.openDecoder(piece));
+      if (!decoder.write(piece) && !this.cut) {
+        decoder.once('drain', this.resume);
+        return false;
+      }
+    }
+    if (this.cut) this.end();
+    return !this.stopped;
+  }
+
+  /** The body is all there: `result` resolves once what the decoder holds is decoded. */
+  end(): void {
+    if (this.stopped) return;
+    this.ending = true;
+    if (this.decoder === undefined) return this.finish();
+    this.decoder.on('end', this.finish).on('close', this.finish);
+    this.decoder.end();
+  }
+
+  /** The download failed: `result` rejects with `err`, unless it has settled already. */
+  fail(err: unknown): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.decoder?.destroy();
+    this.reject(err);
+  }
+
+  private readonly finish = (): void => {
+    if (this.settled) return;
+    this.settled = true;
+    this.decoder?.destroy();
+    this.resolve({ body: this.out.concat(), truncated: this.cut || this.out.full });
+  };
+
+  private openDecoder(first: Buffer): Decoder {
+    const coding = this.coding;
+    // Flushing at the end (not finishing) decodes what a cut stream holds instead of failing on it.
+    const zlib = { finishFlush: constants.Z_SYNC_FLUSH };
+    const decoder =
+      coding === 'br'
+        ? createBrotliDecompress({ finishFlush: constants.BROTLI_OPERATION_FLUSH })
+        : coding === 'deflate' && !isZlibHeader(first)
+          ? createInflateRaw(zlib) // "deflate" is zlib-wrapped by the standard, but some servers send raw deflate
+          : coding === 'deflate'
+            ? createInflate(zlib)
+            : createGunzip(zlib);
+    decoder.on('data', (chunk: Buffer) => {
+      if (this.out.push(chunk)) this.finish(); // the cap is reached: stop inflating
+    });
+    decoder.on('error', (err) => this.fail(new FetchError('bad-encoding', `cannot decode ${coding} body: ${err.message}`, 'give-up')));
+    return decoder;
+  }
 }
 
 /** RFC 1950: compression method 8 and a header checksum divisible by 31. */
 function isZlibHeader(b: Buffer): boolean {
   return b.length >= 2 && (b[0]! & 0x0f) === 8 && ((b[0]! << 8) | b[1]!) % 31 === 0;
-}
-
-function drained(decoder: Decoder): Promise<void> {
-  return new Promise((resolve) => {
-    const done = (): void => {
-      decoder.off('drain', done).off('close', done);
-      resolve();
-    };
-    decoder.on('drain', done).on('close', done);
-  });
-}
-
-function ended(decoder: Decoder): Promise<void> {
-  return new Promise((resolve) => {
-    decoder.on('end', resolve).on('close', resolve);
-    decoder.end();
-  });
 }
 
 /** Below this, a body is kept as the chunks that came and joined once at the end. */

@@ -6,6 +6,9 @@ import type { DocumentJob, DocumentResult, WorkerSetup } from './document-job.js
 interface Slot {
   worker: Worker;
   readonly waiting: Map<number, (result: DocumentResult) => void>;
+  /** Jobs of this turn of the event loop, posted together: one message (and one wake-up of the worker) for several pages. */
+  outbox: DocumentJob[];
+  transfers: ArrayBuffer[];
 }
 
 /**
@@ -29,7 +32,7 @@ export class DocumentPool {
     size = Math.max(1, Math.min(4, availableParallelism() - 1)),
   ) {
     for (let i = 0; i < size; i++) {
-      const slot = { waiting: new Map() } as Slot;
+      const slot = { waiting: new Map(), outbox: [], transfers: [] } as unknown as Slot;
       this.start(slot);
       this.slots.push(slot);
     }
@@ -38,10 +41,12 @@ export class DocumentPool {
   private start(slot: Slot): void {
     const worker = new Worker(packagePath('dist', 'workers', 'document-worker.js'), { workerData: this.setup });
     slot.worker = worker;
-    worker.on('message', (result: DocumentResult) => {
-      const done = slot.waiting.get(result.id);
-      slot.waiting.delete(result.id);
-      done?.(result);
+    worker.on('message', (results: readonly DocumentResult[]) => {
+      for (const result of results) {
+        const done = slot.waiting.get(result.id);
+        slot.waiting.delete(result.id);
+        done?.(result);
+      }
     });
     const fail = (why: string): void => {
       for (const [id, done] of slot.waiting) done({ id, error: `document worker failed: ${why}`, code: 'worker' });
@@ -63,8 +68,16 @@ export class DocumentPool {
     const body = owned ? job.body : new Uint8Array(job.body);
     return new Promise((resolve) => {
       slot.waiting.set(id, resolve);
-      slot.worker.postMessage({ ...job, id, body }, [body.buffer as ArrayBuffer]);
+      if (slot.outbox.length === 0) setImmediate(() => this.post(slot));
+      slot.outbox.push({ ...job, id, body });
+      slot.transfers.push(body.buffer as ArrayBuffer);
     });
+  }
+
+  private post(slot: Slot): void {
+    slot.worker.postMessage(slot.outbox, slot.transfers);
+    slot.outbox = [];
+    slot.transfers = [];
   }
 
   async close(): Promise<void> {

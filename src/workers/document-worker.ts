@@ -15,8 +15,20 @@ const policy = linkPolicy(makeScope(setup.scope, setup.seeds), makeListFilter(re
 const options: DescribeOptions = { ...setup, check: policy.check.bind(policy) };
 const store = new MirrorStore(setup.repository, { sync: true });
 
-parentPort!.on('message', (job: DocumentJob) => {
-  void handle(job).then((result) => parentPort!.postMessage(result));
+// Results of one turn go back in one message, as the jobs came.
+let outbox: DocumentResult[] = [];
+const post = (): void => {
+  parentPort!.postMessage(outbox);
+  outbox = [];
+};
+
+parentPort!.on('message', (jobs: readonly DocumentJob[]) => {
+  for (const job of jobs) {
+    void handle(job).then((result) => {
+      if (outbox.length === 0) setImmediate(post);
+      outbox.push(result);
+    });
+  }
 });
 
 async function handle(job: DocumentJob): Promise<DocumentResult> {

@@ -1,0 +1,23 @@
+// undici's own files, imported one by one: its index also evaluates fetch, WebSocket, cookies, the
+// cache, the mocks and the interceptors, none of which the crawler uses. The package has no
+// "exports" map, so these paths resolve; they have no types of their own, hence these, in terms of
+// undici's public ones (imports in a declaration file load nothing).
+
+declare module 'undici/lib/dispatcher/agent.js' {
+  // Only undici's index adds request(), stream(), pipeline()... to Dispatcher.prototype: an Agent
+  // loaded from here has dispatch(), close() and destroy(), whatever its type says.
+  import { Agent } from 'undici';
+  export default Agent;
+}
+
+declare module 'undici/lib/core/connect.js' {
+  import { buildConnector } from 'undici';
+  export default buildConnector;
+}
+
+declare module 'undici/lib/core/util.js' {
+  import type { util } from 'undici';
+  export const parseHeaders: typeof util.parseHeaders;
+  /** `new URL(url)`, refusing any protocol but http: and https: with an UND_ERR_INVALID_ARG error. */
+  export function parseURL(url: string): URL;
+}
