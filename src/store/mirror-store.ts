@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { lstatSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { lstat, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
+import { threadId } from 'node:worker_threads';
 import { mirrorPath } from './mirror-path.js';
 
 /** Errors that mean "something already stands at that name" (a file, or a folder). */
@@ -73,7 +74,8 @@ export class MirrorStore {
     // (the folder is emptied when the next crawl starts); a rename within one file system is atomic.
     this.tempReady ??= Promise.resolve(this.fs.mkdir(join(this.root, MIRROR_TEMP_DIR), { recursive: true })).then(() => undefined);
     await this.tempReady;
-    const temp = join(this.root, MIRROR_TEMP_DIR, `${process.pid}-${tempCounter++}`);
+    // The pool's worker and the main thread may both be saving: their counters are their own.
+    const temp = join(this.root, MIRROR_TEMP_DIR, `${process.pid}-${threadId}-${tempCounter++}`);
     try {
       await this.fs.writeFile(temp, body);
       let target = `${dir}/${name}`;

@@ -42,6 +42,24 @@ describe('DocumentPool', () => {
     expect(slots.every((slot, i) => slot.worker !== dead[i])).toBe(true);
   });
 
+  it('handles jobs on the calling thread until a worker is ready, then on the workers', async () => {
+    const setup = { repository: repo, scope: 'host-scope', seeds: ['http://a.test/'], accept: [], reject: [], agent: 'tarantula', obeyRelNofollow: true, maxLinksPerPage: 0 } as const;
+    const internals = (p: DocumentPool) => p as unknown as { local: unknown; slots: { ready: boolean }[] };
+    const early = new DocumentPool(setup, 1);
+    const late = new DocumentPool(setup, 1);
+    try {
+      const first = await early.run(job('http://a.test/early', '<title>early</title>'));
+      expect('description' in first && first.description.title).toBe('early');
+      expect(internals(early).local).toBeDefined();
+      while (!internals(late).slots.every((slot) => slot.ready)) await new Promise((resolve) => setTimeout(resolve, 10));
+      const second = await late.run(job('http://a.test/late', '<title>late</title>'));
+      expect('description' in second && second.description.title).toBe('late');
+      expect(internals(late).local).toBeUndefined();
+    } finally {
+      await Promise.all([early.close(), late.close()]);
+    }
+  });
+
   it('answers many jobs at once, each with its own result', async () => {
     const results = await Promise.all(Array.from({ length: 50 }, (_, i) => pool.run(job(`http://a.test/n${i}`, `<title>n${i}</title>`))));
     expect(results.map((r) => ('description' in r ? r.description.title : r.error))).toEqual(Array.from({ length: 50 }, (_, i) => `n${i}`));

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { packagePath } from '../package-root.js';
+import { documentHandler } from './document-handler.js';
 import type { DocumentJob, DocumentResult, WorkerSetup } from './document-job.js';
 
 interface Slot {
@@ -9,6 +10,8 @@ interface Slot {
   /** Jobs of this turn of the event loop, posted together: one message (and one wake-up of the worker) for several pages. */
   outbox: DocumentJob[];
   transfers: ArrayBuffer[];
+  /** The worker has loaded (its first message came). */
+  ready: boolean;
 }
 
 /**
@@ -26,13 +29,15 @@ export class DocumentPool {
   private readonly slots: Slot[] = [];
   private nextId = 0;
   private closing = false;
+  /** Jobs that come before any worker is ready are handled here, on the calling thread. */
+  private local: ((job: DocumentJob) => Promise<DocumentResult>) | undefined;
 
   constructor(
     private readonly setup: WorkerSetup,
     size = Math.max(1, Math.min(4, availableParallelism() - 1)),
   ) {
     for (let i = 0; i < size; i++) {
-      const slot = { waiting: new Map(), outbox: [], transfers: [] } as unknown as Slot;
+      const slot = { waiting: new Map(), outbox: [], transfers: [], ready: false } as unknown as Slot;
       this.start(slot);
       this.slots.push(slot);
     }
@@ -41,7 +46,9 @@ export class DocumentPool {
   private start(slot: Slot): void {
     const worker = new Worker(packagePath('dist', 'workers', 'document-worker.js'), { workerData: this.setup });
     slot.worker = worker;
+    slot.ready = false;
     worker.on('message', (results: readonly DocumentResult[]) => {
+      slot.ready = true;
       for (const result of results) {
         const done = slot.waiting.get(result.id);
         slot.waiting.delete(result.id);
@@ -61,9 +68,11 @@ export class DocumentPool {
   }
 
   run(job: Omit<DocumentJob, 'id'>): Promise<DocumentResult> {
-    let slot = this.slots[0]!;
-    for (const s of this.slots) if (s.waiting.size < slot.waiting.size) slot = s;
     const id = this.nextId++;
+    let slot: Slot | undefined;
+    for (const s of this.slots) if (s.ready && (slot === undefined || s.waiting.size < slot.waiting.size)) slot = s;
+    // A worker takes about 0.1 s to start: a short crawl would spend most of its life waiting for it.
+    if (slot === undefined) return (this.local ??= documentHandler(this.setup, false))({ ...job, id });
     const owned = job.body.byteOffset === 0 && job.body.byteLength === job.body.buffer.byteLength;
     const body = owned ? job.body : new Uint8Array(job.body);
     return new Promise((resolve) => {

@@ -1,0 +1,35 @@
+import { describeDocument, type DescribeOptions } from '../parse/describe-document.js';
+import { linkPolicy } from '../stages/link-policy.js';
+import { MirrorStore } from '../store/mirror-store.js';
+import type { FilterReason } from '../url/filter-reason.js';
+import { makeScope } from '../url/scope.js';
+import { makeListFilter } from '../url/url-lists.js';
+import type { DocumentJob, DocumentResult, WorkerSetup } from './document-job.js';
+
+/**
+ * What the document pool does with one job, in a worker thread or (until a worker is up) on the
+ * main thread: describe the document (decode, parse, links through scope and lists) and write it
+ * into the mirror. `sync` writes with synchronous calls, for a thread that has nothing else to do.
+ * Never rejects: a failure is a result with an `error`.
+ *
+ * @example
+ * const handle = documentHandler(setup, true);
+ * await handle({ id: 0, url: 'http://a.test/', contentType: 'text/html', xRobotsTag: undefined, body, store: true })
+ * //=> { id: 0, description: { type: 'html', links: [...], ... }, localPath: 'a.test/index.html', dropped: [] }
+ */
+export function documentHandler(setup: WorkerSetup, sync: boolean): (job: DocumentJob) => Promise<DocumentResult> {
+  const regexes = (list: WorkerSetup['accept']) => list.map(([source, flags]) => new RegExp(source, flags));
+  const policy = linkPolicy(makeScope(setup.scope, setup.seeds), makeListFilter(regexes(setup.accept), regexes(setup.reject)));
+  const options: DescribeOptions = { ...setup, check: policy.check.bind(policy) };
+  const store = new MirrorStore(setup.repository, { sync });
+  return async (job) => {
+    try {
+      const dropped: [FilterReason, string][] = [];
+      const description = describeDocument(job, options, (reason, url) => dropped.push([reason, url]));
+      const localPath = job.store ? await store.save(new URL(job.url), description.isHtml, job.body) : undefined;
+      return { id: job.id, description, localPath, dropped };
+    } catch (err) {
+      return { id: job.id, error: (err as Error).message, code: (err as NodeJS.ErrnoException).code };
+    }
+  };
+}
