@@ -13,23 +13,38 @@ import type { CrawlLogger } from '../log/create-logger.js';
  */
 export async function watch(config: CrawlerConfig, log: CrawlLogger): Promise<number> {
   const periodMs = config.periodHours * 3_600_000;
-  for (;;) {
-    const started = Date.now();
-    const { exitCode } = await runCrawl(config, log, { stdout: process.stdout, handleSignals: true });
-    if (exitCode !== EXIT.ok) return exitCode;
-    const next = new Date(started + periodMs);
-    log.info({ next: next.toISOString(), periodHours: config.periodHours }, 'waiting for the next recrawl');
-    const signal = await new Promise<number | undefined>((resolve) => {
-      const done = (code: number | undefined): void => {
-        clearTimeout(timer);
-        process.off('SIGINT', onInt).off('SIGTERM', onTerm);
-        resolve(code);
-      };
-      const onInt = (): void => done(EXIT.sigint);
-      const onTerm = (): void => done(EXIT.sigterm);
-      const timer = setTimeout(() => done(undefined), Math.min(Math.max(0, next.getTime() - Date.now()), 2 ** 31 - 1));
-      process.on('SIGINT', onInt).on('SIGTERM', onTerm);
-    });
-    if (signal !== undefined) return signal;
+  let signalled: number | undefined;
+  let wake: (() => void) | undefined;
+  const onInt = (): void => {
+    signalled ??= EXIT.sigint;
+    wake?.();
+  };
+  const onTerm = (): void => {
+    signalled ??= EXIT.sigterm;
+    wake?.();
+  };
+  // Held for the whole watch, crawls included, so that no moment between two crawls (a crawl's own
+  // start or end) is left to the default action, which would kill the process halfway through a write.
+  process.on('SIGINT', onInt).on('SIGTERM', onTerm);
+  try {
+    for (;;) {
+      const started = Date.now();
+      const { exitCode } = await runCrawl(config, log, { stdout: process.stdout, handleSignals: true });
+      if (exitCode !== EXIT.ok) return exitCode;
+      if (signalled !== undefined) return signalled;
+      const next = new Date(started + periodMs);
+      log.info({ next: next.toISOString(), periodHours: config.periodHours }, 'waiting for the next recrawl');
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, Math.min(Math.max(0, next.getTime() - Date.now()), 2 ** 31 - 1));
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      wake = undefined;
+      if (signalled !== undefined) return signalled;
+    }
+  } finally {
+    process.off('SIGINT', onInt).off('SIGTERM', onTerm);
   }
 }

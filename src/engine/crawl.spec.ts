@@ -117,4 +117,48 @@ describe('crawl', () => {
     expect(got.length).toBeGreaterThanOrEqual(3);
     expect(got.length).toBeLessThanOrEqual(4);
   });
+
+  it('keeps at most `concurrency` requests in flight, and up to `units` units while released ones are processed', async () => {
+    let requests = 0, units = 0, maxRequests = 0, maxUnits = 0;
+    const children = (u: string) => {
+      const path = new URL(u).pathname;
+      return path.length < 5 ? ['a', 'b', 'c'].map((h) => `http://${h}.test${path}${h}`) : [];
+    };
+    const spec: CrawlSpec<Page> = specFor(children, {
+      concurrency: 2,
+      units: 5,
+      // the "fetch" ends after 1 ms and frees its host; processing then takes 5 ms more
+      fetch: (req) => {
+        requests++, units++;
+        maxRequests = Math.max(maxRequests, requests);
+        maxUnits = Math.max(maxUnits, units);
+        return timer(1).pipe(
+          mergeMap(() => {
+            requests--;
+            spec.frontier.release(req, Date.now());
+            return timer(5);
+          }),
+          map(() => (units--, req)),
+        );
+      },
+    });
+    expect((await urls(spec)).length).toBe(40);
+    expect(maxRequests).toBe(2);
+    expect(maxUnits).toBe(5);
+  });
+
+  it('runs one unit at a time with one thread, whatever the fetch releases', async () => {
+    let units = 0, maxUnits = 0;
+    const spec: CrawlSpec<Page> = specFor(tree, {
+      fetch: (req) => {
+        maxUnits = Math.max(maxUnits, ++units);
+        spec.frontier.release(req, Date.now());
+        return timer(1).pipe(map(() => (units--, req)));
+      },
+    });
+    expect(await urls(spec)).toEqual([
+      'http://a.test/', 'http://a.test/1', 'http://b.test/2', 'http://a.test/1/1', 'http://b.test/1/2', 'http://a.test/2/1', 'http://b.test/2/2',
+    ]);
+    expect(maxUnits).toBe(1);
+  });
 });

@@ -29,8 +29,14 @@ export interface CrawlSpec<Out> {
   /** What to put back at the head of the request's host queue, in its place (robots.txt fetched first, a retry). */
   readonly requeue?: (out: Out) => CrawlRequest | undefined;
   readonly frontier: Frontier<CrawlRequest>;
-  /** Requests in flight overall. */
+  /** Requests in flight overall: from the pull until the frontier releases the request's host. */
   readonly concurrency: number;
+  /**
+   * Units in flight, requests included: a unit whose fetch has ended may still be parsing and
+   * storing. Default: 2 × `concurrency`, so the network stays busy while pages are processed; 1 when
+   * `concurrency` is 1, so that one thread fetches in exact breadth- or depth-first order.
+   */
+  readonly units?: number;
   /** Asked before each start with the number in flight: false stops pulling (a page limit); in-flight work finishes. */
   readonly mayStart?: (active: number) => boolean;
   /** When this emits, no new request starts and the crawl completes once in-flight work is done. */
@@ -52,7 +58,10 @@ export interface CrawlSpec<Out> {
 export function crawl<Out>(spec: CrawlSpec<Out>): Observable<Out> {
   const sch = spec.scheduler ?? asyncScheduler;
   return new Observable<Out>((subscriber) => {
-    let active = 0;
+    let active = 0; // units
+    let fetching = 0; // of which requests not yet released
+    const units = spec.units ?? (spec.concurrency === 1 ? 1 : 2 * spec.concurrency);
+    const roomFor = (): boolean => fetching < spec.concurrency && active < units;
     let seedsDone = false;
     let stopping = false;
     let pumping = false;
@@ -74,6 +83,7 @@ export function crawl<Out>(spec: CrawlSpec<Out>): Observable<Out> {
 
     const start = (req: CrawlRequest): void => {
       active++;
+      fetching++;
       let requeued: CrawlRequest | undefined;
       inner.add(
         of(req)
@@ -105,7 +115,7 @@ export function crawl<Out>(spec: CrawlSpec<Out>): Observable<Out> {
       pumping = true;
       do {
         again = false;
-        while (!stopping && active < spec.concurrency) {
+        while (!stopping && roomFor()) {
           if (spec.mayStart && !spec.mayStart(active)) break;
           const req = spec.frontier.pull(sch.now());
           if (req === undefined) break;
@@ -118,7 +128,7 @@ export function crawl<Out>(spec: CrawlSpec<Out>): Observable<Out> {
         return;
       }
       const at = spec.frontier.nextReadyAt();
-      if (!stopping && at !== undefined && at < wakeAt && active < spec.concurrency) {
+      if (!stopping && at !== undefined && at < wakeAt && roomFor()) {
         wake?.unsubscribe();
         wakeAt = at;
         wake = sch.schedule(() => {
@@ -129,8 +139,12 @@ export function crawl<Out>(spec: CrawlSpec<Out>): Observable<Out> {
       }
     };
 
-    // A unit may free its host before it completes (when its fetch ends): pull from that host at once.
-    spec.frontier.onRelease = () => pump();
+    // Every pulled request is released once: when its fetch ends (its unit may still be parsing and
+    // storing) or at the latest when its unit completes. Pull again at once: its host is free.
+    spec.frontier.onRelease = () => {
+      fetching--;
+      pump();
+    };
     if (spec.stop) {
       inner.add(
         spec.stop.subscribe(() => {

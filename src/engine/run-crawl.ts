@@ -1,7 +1,7 @@
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
-import { Subject, timer, type Observable } from 'rxjs';
+import { ReplaySubject, timer, type Observable } from 'rxjs';
 import type { CrawlerConfig } from '../config/config.js';
 import { crawl } from './crawl.js';
 import { createCrawlContext, type CrawlContext } from './crawl-context.js';
@@ -72,7 +72,8 @@ export async function runCrawl(config: CrawlerConfig, log: CrawlLogger, opts: Ru
   }
   const ctx = createCrawlContext(config, log, seen, state);
 
-  const stop = new Subject<void>();
+  // Replayed: a signal that comes while the sinks are being opened still stops the crawl.
+  const stop = new ReplaySubject<void>(1);
   let exitCode: number = EXIT.ok;
   let interrupted = false;
   const halt = (code: number, why: string, hard: boolean): void => {
@@ -82,24 +83,36 @@ export async function runCrawl(config: CrawlerConfig, log: CrawlLogger, opts: Ru
     stop.next();
     if (hard) ctx.abort.abort();
   };
-
-  // A recrawl writes a new index and puts it in place when it completes (SPEC §5).
-  const indexPath = join(repo, 'index.txt');
-  const writing = state.recrawl ? `${indexPath}.new` : indexPath;
-  const files = [await IndexWriter.open(writing, { format: 'seed' })];
-  if (config.indexFile !== undefined && config.indexFile !== '-') files.push(await IndexWriter.open(config.indexFile, { format: config.indexFormat }));
-  await state.replay((rec) => files.forEach((w) => w.write(rec)));
-  const writers = [...files];
-  if (config.indexFile === '-')
-    writers.push(await IndexWriter.open(opts.stdout, { format: config.indexFormat, onBrokenPipe: () => halt(EXIT.ok, 'stdout closed', true) }));
-  ctx.frontier.pushAll(state.pending);
-
   const onSigint = (): void => halt(EXIT.sigint, 'SIGINT', true);
   const onSigterm = (): void => halt(EXIT.sigterm, 'SIGTERM', true);
+  const releaseSignals = (): void => {
+    process.off('SIGINT', onSigint);
+    process.off('SIGTERM', onSigterm);
+  };
+  // From here until the journal and the index are closed, a signal stops the crawl in order instead
+  // of killing the process halfway through a write.
   if (opts.handleSignals) {
     process.on('SIGINT', onSigint);
     process.on('SIGTERM', onSigterm);
   }
+
+  // A recrawl writes a new index and puts it in place when it completes (SPEC §5).
+  const indexPath = join(repo, 'index.txt');
+  const writing = state.recrawl ? `${indexPath}.new` : indexPath;
+  const writers: IndexWriter[] = [];
+  try {
+    writers.push(await IndexWriter.open(writing, { format: 'seed' }));
+    if (config.indexFile !== undefined && config.indexFile !== '-') writers.push(await IndexWriter.open(config.indexFile, { format: config.indexFormat }));
+    const files = [...writers];
+    await state.replay((rec) => files.forEach((w) => w.write(rec)));
+    if (config.indexFile === '-')
+      writers.push(await IndexWriter.open(opts.stdout, { format: config.indexFormat, onBrokenPipe: () => halt(EXIT.ok, 'stdout closed', true) }));
+  } catch (err) {
+    releaseSignals();
+    throw err;
+  }
+  ctx.frontier.pushAll(state.pending);
+
   const limit = config.timeLimitMs;
   const timeLimit = limit > 0 ? timer(Math.min(limit, MAX_TIMER_MS)).subscribe(() => halt(EXIT.ok, 'time-limit', false)) : undefined;
 
@@ -126,9 +139,11 @@ export async function runCrawl(config: CrawlerConfig, log: CrawlLogger, opts: Ru
   } finally {
     timeLimit?.unsubscribe();
     stopProgress();
-    process.off('SIGINT', onSigint);
-    process.off('SIGTERM', onSigterm);
-    await finish(ctx, writers, { completed: !interrupted && !failed, indexPath, writing });
+    try {
+      await finish(ctx, writers, { completed: !interrupted && !failed, indexPath, writing });
+    } finally {
+      releaseSignals();
+    }
   }
   return { exitCode, ctx };
 }

@@ -1,25 +1,25 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { documentHandler } from './document-handler.js';
-import type { DocumentJob, DocumentResult, WorkerSetup } from './document-job.js';
+import type { DocumentJob, WorkerSetup } from './document-job.js';
 
 // A worker thread of the document pool: describes documents (decode, parse, links) and writes them
 // into the mirror, so the main thread only fetches and schedules.
 const handle = documentHandler(workerData as WorkerSetup, true);
 
-// Results of one turn go back in one message, as the jobs came.
-let outbox: DocumentResult[] = [];
-const post = (): void => {
-  parentPort!.postMessage(outbox);
-  outbox = [];
-};
+// Results go back one by one, as soon as each is ready: the main thread can start the next fetches
+// while the rest of a batch is parsed (returning whole batches made fetching and parsing take turns).
+const queue: DocumentJob[] = [];
+let draining = false;
+
+async function drain(): Promise<void> {
+  draining = true;
+  for (let job = queue.shift(); job !== undefined; job = queue.shift()) parentPort!.postMessage([await handle(job)]);
+  draining = false;
+}
 
 parentPort!.on('message', (jobs: readonly DocumentJob[]) => {
-  for (const job of jobs) {
-    void handle(job).then((result) => {
-      if (outbox.length === 0) setImmediate(post);
-      outbox.push(result);
-    });
-  }
+  queue.push(...jobs);
+  if (!draining) void drain();
 });
 // The first message, empty, says the worker is ready for jobs.
-post();
+parentPort!.postMessage([]);
