@@ -45,6 +45,8 @@ export interface DescribeOptions {
   /** Links taken from one page; 0 = no limit. */
   readonly maxLinksPerPage: number;
   readonly normalize?: NormalizeOptions;
+  /** How a link is resolved and normalized. Default: {@link normalizeUrl} with `normalize`; a crawl passes a `cachedNormalizer`. */
+  readonly resolve?: (href: string, base: string) => string | undefined;
 }
 
 /**
@@ -93,7 +95,7 @@ export function describeDocument(doc: DocumentInput, opts: DescribeOptions, drop
       dropped('duplicate', url); // an empty href is the page itself
       continue;
     }
-    const target = normalizeUrl(link.href, base, opts.normalize);
+    const target = opts.resolve ? opts.resolve(link.href, base) : normalizeUrl(link.href, base, opts.normalize);
     if (target === undefined) {
       dropped(rejectionOf(link.href, base), link.href);
       continue;

@@ -2,6 +2,7 @@ import { describeDocument, type DescribeOptions } from '../parse/describe-docume
 import { linkPolicy } from '../stages/link-policy.js';
 import { MirrorStore } from '../store/mirror-store.js';
 import type { FilterReason } from '../url/filter-reason.js';
+import { cachedNormalizer } from '../url/link-cache.js';
 import { makeScope } from '../url/scope.js';
 import { makeListFilter } from '../url/url-lists.js';
 import type { DocumentJob, DocumentResult, WorkerSetup } from './document-job.js';
@@ -20,7 +21,7 @@ import type { DocumentJob, DocumentResult, WorkerSetup } from './document-job.js
 export function documentHandler(setup: WorkerSetup, sync: boolean): (job: DocumentJob) => Promise<DocumentResult> {
   const regexes = (list: WorkerSetup['accept']) => list.map(([source, flags]) => new RegExp(source, flags));
   const policy = linkPolicy(makeScope(setup.scope, setup.seeds), makeListFilter(regexes(setup.accept), regexes(setup.reject)));
-  const options: DescribeOptions = { ...setup, check: policy.check.bind(policy) };
+  const options: DescribeOptions = { ...setup, check: policy.check.bind(policy), resolve: cachedNormalizer() };
   const store = new MirrorStore(setup.repository, { sync });
   return async (job) => {
     try {
