@@ -21,11 +21,14 @@ const enum Ch {
 }
 
 const isSpace = (c: number): boolean => c === Ch.Space || c === Ch.Lf || c === Ch.Tab || c === Ch.Cr || c === Ch.Ff;
+const isUpper = (c: number): boolean => c >= Ch.UpperA && c <= Ch.UpperZ;
 const isAlpha = (c: number): boolean => (c >= Ch.LowerA && c <= Ch.LowerZ) || (c >= Ch.UpperA && c <= Ch.UpperZ);
 
-/** Elements whose content is not markup: RCDATA (character references decoded) and raw text. */
-const RCDATA = new Set(['title', 'textarea']);
-const RAW_TEXT = new Set(['script', 'style', 'xmp', 'iframe', 'noembed', 'noframes']);
+/** Elements whose content is not markup: RCDATA (true: character references decoded) and raw text (false). */
+const TEXT_ONLY = new Map([
+  ['title', true], ['textarea', true],
+  ['script', false], ['style', false], ['xmp', false], ['iframe', false], ['noembed', false], ['noframes', false],
+]);
 
 /**
  * Attribute name and value positions of the current tag, reused from tag to tag so that a tag whose
@@ -115,10 +118,13 @@ export function scanHtml(html: string, handler: HtmlHandler): void {
       } else if (name === 'plaintext') {
         if (i < n) handler.text(i, n, false);
         return;
-      } else if (RCDATA.has(name) || RAW_TEXT.has(name)) {
-        const close = findEndTag(html, i, name);
-        if (close > i) handler.text(i, close, RCDATA.has(name));
-        i = close;
+      } else {
+        const decode = TEXT_ONLY.get(name);
+        if (decode !== undefined) {
+          const close = findEndTag(html, i, name);
+          if (close > i) handler.text(i, close, decode);
+          i = close;
+        }
       }
     } else if (c === Ch.Slash) {
       if (lt > i) handler.text(i, lt, true);
@@ -176,8 +182,9 @@ class TagReader {
     const html = this.html;
     const n = html.length;
     let i = from + 1;
-    while (i < n && !isTagNameEnd(html.charCodeAt(i))) i++;
-    const name = html.slice(from, i).toLowerCase();
+    let upper = isUpper(html.charCodeAt(from));
+    for (let c = html.charCodeAt(i); i < n && !isTagNameEnd(c); c = html.charCodeAt(++i)) upper ||= isUpper(c);
+    const name = upper ? html.slice(from, i).toLowerCase() : html.slice(from, i);
     this.attrs.count = 0;
     this.selfClosing = false;
     for (;;) {
