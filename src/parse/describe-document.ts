@@ -79,6 +79,7 @@ export function describeDocument(doc: DocumentInput, opts: DescribeOptions, drop
   const base = page.baseHref !== undefined ? (normalizeUrl(page.baseHref, url) ?? url) : url;
   if (nofollow) return { ...plain, title, noindex, nofollow, base };
 
+  const resolve = opts.resolve ?? ((href: string, from: string) => normalizeUrl(href, from, opts.normalize));
   const links: DescribedLink[] = [];
   const listed = new Set<string>();
   const max = opts.maxLinksPerPage;
@@ -95,7 +96,7 @@ export function describeDocument(doc: DocumentInput, opts: DescribeOptions, drop
       dropped('duplicate', url); // an empty href is the page itself
       continue;
     }
-    const target = opts.resolve ? opts.resolve(link.href, base) : normalizeUrl(link.href, base, opts.normalize);
+    const target = resolve(link.href, base);
     if (target === undefined) {
       dropped(rejectionOf(link.href, base), link.href);
       continue;

@@ -17,12 +17,12 @@ export interface HtmlHandler {
 
 const enum Ch {
   Tab = 9, Lf = 10, Ff = 12, Cr = 13, Space = 32, Bang = 33, Dquote = 34, Dash = 45, Squote = 39,
-  Slash = 47, Lt = 60, Eq = 61, Gt = 62, Question = 63, LowerA = 97, LowerZ = 122, UpperA = 65, UpperZ = 90,
+  Slash = 47, Eq = 61, Gt = 62, Question = 63, LowerA = 97, LowerZ = 122, UpperA = 65, UpperZ = 90,
 }
 
 const isSpace = (c: number): boolean => c === Ch.Space || c === Ch.Lf || c === Ch.Tab || c === Ch.Cr || c === Ch.Ff;
 const isUpper = (c: number): boolean => c >= Ch.UpperA && c <= Ch.UpperZ;
-const isAlpha = (c: number): boolean => (c >= Ch.LowerA && c <= Ch.LowerZ) || (c >= Ch.UpperA && c <= Ch.UpperZ);
+const isAlpha = (c: number): boolean => (c >= Ch.LowerA && c <= Ch.LowerZ) || isUpper(c);
 
 /** Elements whose content is not markup: RCDATA (true: character references decoded) and raw text (false). */
 const TEXT_ONLY = new Map([
@@ -71,7 +71,7 @@ class AttributeSpans implements TagAttributes {
 function sameLowerCase(html: string, from: number, lower: string): boolean {
   for (let k = 0; k < lower.length; k++) {
     const c = html.charCodeAt(from + k);
-    if ((c >= Ch.UpperA && c <= Ch.UpperZ ? c + 32 : c) !== lower.charCodeAt(k)) return false;
+    if ((isUpper(c) ? c + 32 : c) !== lower.charCodeAt(k)) return false;
   }
   return true;
 }

@@ -1,3 +1,4 @@
+import type { TagAttributes } from './html-scanner.js';
 import { refreshTarget } from './meta-refresh.js';
 import { NO_DIRECTIVES, parseRobotsDirectives, type RobotsDirectives } from './robots-directives.js';
 
@@ -35,11 +36,6 @@ interface MutableLink {
   text: string;
   nofollow: boolean;
   tag: LinkTag;
-}
-
-/** A start tag's attributes: the value of the first attribute of a (lower-case) name, entities decoded. */
-export interface AttributeReader {
-  get(name: string): string | undefined;
 }
 
 /** Nothing inside these is part of the page as a reader sees it (SPEC §6: scripts, styles; `<template>` is inert). */
@@ -93,7 +89,7 @@ export class LinkCollector {
     return this.hidden === 0 && (this.titleText !== undefined || this.anchor !== undefined);
   }
 
-  opened(name: string, attrs: AttributeReader): void {
+  opened(name: string, attrs: TagAttributes): void {
     if (HIDDEN.has(name)) this.hidden++;
     if (this.hidden > 0) return;
     if (this.anchor !== undefined) {
@@ -173,7 +169,7 @@ export class LinkCollector {
     this.anchor = undefined;
   }
 
-  private onMeta(attrs: AttributeReader): void {
+  private onMeta(attrs: TagAttributes): void {
     const name = attrs.get('name')?.trim().toLowerCase();
     const content = attrs.get('content');
     if (content === undefined) return;

@@ -10,7 +10,7 @@ interface Slot {
   /** Jobs of this turn of the event loop, posted together: one message (and one wake-up of the worker) for several pages. */
   outbox: DocumentJob[];
   transfers: ArrayBuffer[];
-  /** The worker has loaded (its first message came). */
+  /** The worker has loaded (its first message, null, came). */
   ready: boolean;
 }
 
@@ -47,13 +47,12 @@ export class DocumentPool {
     const worker = new Worker(packagePath('dist', 'workers', 'document-worker.js'), { workerData: this.setup });
     slot.worker = worker;
     slot.ready = false;
-    worker.on('message', (results: readonly DocumentResult[]) => {
+    worker.on('message', (result: DocumentResult | null) => {
       slot.ready = true;
-      for (const result of results) {
-        const done = slot.waiting.get(result.id);
-        slot.waiting.delete(result.id);
-        done?.(result);
-      }
+      if (result === null) return;
+      const done = slot.waiting.get(result.id);
+      slot.waiting.delete(result.id);
+      done?.(result);
     });
     const fail = (why: string): void => {
       for (const [id, done] of slot.waiting) done({ id, error: `document worker failed: ${why}`, code: 'worker' });

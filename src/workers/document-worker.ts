@@ -13,7 +13,7 @@ let draining = false;
 
 async function drain(): Promise<void> {
   draining = true;
-  for (let job = queue.shift(); job !== undefined; job = queue.shift()) parentPort!.postMessage([await handle(job)]);
+  for (let job = queue.shift(); job !== undefined; job = queue.shift()) parentPort!.postMessage(await handle(job));
   draining = false;
 }
 
@@ -21,5 +21,5 @@ parentPort!.on('message', (jobs: readonly DocumentJob[]) => {
   queue.push(...jobs);
   if (!draining) void drain();
 });
-// The first message, empty, says the worker is ready for jobs.
-parentPort!.postMessage([]);
+// The first message, null, says the worker is ready for jobs.
+parentPort!.postMessage(null);
