@@ -3,6 +3,7 @@ import type { IndexFormat } from '../config/config.js';
 import { FORMATTERS, HEADERS, type RecordFormatter } from './formats.js';
 import { type IndexFileMode, type IndexSink, openFileSink, streamSink } from './index-sink.js';
 import type { IndexRecord } from './record.js';
+import { WriteBatcher } from './write-batcher.js';
 
 export type { IndexFileMode } from './index-sink.js';
 
@@ -12,7 +13,7 @@ export interface IndexWriterOptions {
   readonly format: IndexFormat;
   /** mode (IndexFileMode). Default: `'truncate'`. How a file is opened; ignored for streams. */
   readonly mode?: IndexFileMode;
-  /** batchSize (number). Default: `256`. Records collected before a write; a shorter batch is written after {@link BATCH_MS}. */
+  /** batchSize (number). Default: `256`. Records collected before a write; a shorter batch is written 20 ms after its first record. */
   readonly batchSize?: number;
   /** highWaterMark (number). Default: `1_048_576`. Characters waiting beyond which `write()` returns false. */
   readonly highWaterMark?: number;
@@ -20,10 +21,8 @@ export interface IndexWriterOptions {
   readonly onBrokenPipe?: () => void;
 }
 
-/** Batches larger than this many characters are written at once rather than after {@link BATCH_MS}. */
-const BATCH_CHARS = 64 * 1024;
-/** How long a short batch waits for company: a write per record would cost a system call each. */
-const BATCH_MS = 20;
+/** Batches larger than this many characters are written at once rather than after 20 ms. */
+const BATCH = { delayMs: 20, maxChars: 64 * 1024 };
 const BROKEN_PIPE = new Set(['EPIPE', 'ECONNRESET', 'ERR_STREAM_DESTROYED', 'ERR_STREAM_PREMATURE_CLOSE']);
 
 /**
@@ -46,16 +45,11 @@ export class IndexWriter {
   /** Resolves when the writer takes no more records: after `close()`, or when the pipe broke. */
   readonly closed: Promise<void>;
   private resolveClosed!: () => void;
-  private pending: string[] = [];
-  private pendingChars = 0;
-  private flushing: Promise<void> | undefined;
-  private timer: NodeJS.Timeout | undefined;
+  private readonly batcher: WriteBatcher;
   private closing: Promise<void> | undefined;
   private broken = false;
   private failure: unknown;
-  private readonly batchSize: number;
   private readonly highWaterMark: number;
-  private readonly flushNow = (): void => this.flush();
 
   private constructor(
     private readonly sink: IndexSink,
@@ -63,7 +57,7 @@ export class IndexWriter {
     private readonly options: IndexWriterOptions,
   ) {
     this.closed = new Promise((resolve) => (this.resolveClosed = resolve));
-    this.batchSize = options.batchSize ?? 256;
+    this.batcher = new WriteBatcher((text) => this.writeBatch(text), { ...BATCH, maxItems: options.batchSize ?? 256 });
     this.highWaterMark = options.highWaterMark ?? 1_048_576;
   }
 
@@ -73,13 +67,13 @@ export class IndexWriter {
     if (typeof target === 'string') {
       const { sink, empty } = await openFileSink(target, options.mode ?? 'truncate');
       const writer = new IndexWriter(sink, FORMATTERS[options.format], options);
-      if (empty && header !== '') writer.enqueue(header);
+      if (empty && header !== '') writer.batcher.add(header);
       return writer;
     }
     const writer = new IndexWriter(streamSink(target), FORMATTERS[options.format], options);
     // stays attached: an EPIPE that arrives after close() must not become an uncaught exception
     target.on('error', (err) => writer.fail(err));
-    if (header !== '') writer.enqueue(header);
+    if (header !== '') writer.batcher.add(header);
     return writer;
   }
 
@@ -89,16 +83,13 @@ export class IndexWriter {
     if (this.broken) return false;
     if (this.closing !== undefined) throw new Error('IndexWriter: write after close');
     const text = this.format(rec);
-    if (text !== '') this.enqueue(text);
-    return this.pendingChars < this.highWaterMark;
+    if (text !== '') this.batcher.add(text);
+    return this.batcher.pendingChars < this.highWaterMark;
   }
 
   /** Resolves once every record queued so far has been handed to the file or stream. */
-  async drain(): Promise<void> {
-    while (this.flushing !== undefined || (this.pending.length > 0 && !this.broken && this.failure === undefined)) {
-      this.flush();
-      await this.flushing;
-    }
+  drain(): Promise<void> {
+    return this.batcher.flush();
   }
 
   /**
@@ -124,36 +115,12 @@ export class IndexWriter {
     }
   }
 
-  private enqueue(text: string): void {
-    this.pending.push(text);
-    this.pendingChars += text.length;
-    // While a write is under way, its end schedules the next.
-    if (this.flushing === undefined) this.schedule();
-  }
-
-  private schedule(): void {
-    if (this.pending.length >= this.batchSize || this.pendingChars >= BATCH_CHARS) this.flush();
-    else this.timer ??= setTimeout(this.flushNow, BATCH_MS);
-  }
-
-  private flush(): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    if (this.flushing === undefined && this.pending.length > 0) this.flushing = this.writeBatch();
-  }
-
-  /** Writes one batch: what is queued now. */
-  private async writeBatch(): Promise<void> {
+  private async writeBatch(text: string): Promise<void> {
+    if (this.broken || this.failure !== undefined) return;
     try {
-      const text = this.pending.length === 1 ? (this.pending[0] as string) : this.pending.join('');
-      this.pending = [];
-      this.pendingChars = 0;
       await this.sink.write(text);
     } catch (err) {
       this.fail(err);
-    } finally {
-      this.flushing = undefined;
-      if (this.pending.length > 0 && !this.broken && this.failure === undefined) this.schedule();
     }
   }
 
@@ -161,8 +128,7 @@ export class IndexWriter {
     if (this.broken || this.failure !== undefined) return;
     if (BROKEN_PIPE.has((err as NodeJS.ErrnoException | null)?.code ?? '')) {
       this.broken = true;
-      this.pending = [];
-      this.pendingChars = 0;
+      this.batcher.discard();
       this.resolveClosed();
       this.options.onBrokenPipe?.();
     } else {
