@@ -12,6 +12,7 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { SourceMap } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 interface CallFrame {
@@ -71,88 +72,24 @@ const SPECIAL = new Map([['(garbage collector)', 'GC'], ['(idle)', 'idle'], ['(p
 
 const firstMatch = (url: string, table: readonly [string, RegExp][]): string | undefined => table.find(([, p]) => p.test(url))?.[0];
 
-const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-
-/**
- * The numbers of one source-map segment: base64 digits of five value bits each, low bits first, the
- * sixth bit saying that another digit follows, and the sign in the lowest value bit.
- *
- * @example
- * decodeVlq('AAgBC') //=> [0, 0, 16, 1]
- */
-export function decodeVlq(segment: string): number[] {
-  const values: number[] = [];
-  let value = 0;
-  let shift = 0;
-  for (const char of segment) {
-    const digit = BASE64.indexOf(char);
-    if (digit < 0) throw new Error(`source map segment ${segment}: ${char} is not a base64 digit`);
-    value += (digit & 31) << shift;
-    shift += 5;
-    if (digit & 32) continue;
-    values.push(value & 1 ? -(value >>> 1) : value >>> 1);
-    value = shift = 0;
-  }
-  return values;
-}
-
-/** A mapped position in a generated line: its column, the index of its source (-1 for none) and the 0-based line there. */
-type Segment = readonly [column: number, source: number, line: number];
-
-/**
- * A source map's `mappings`, as each generated line's segments in column order. Columns start over on
- * each line; the source and original line carry on from the previous segment, on whatever line.
- *
- * @example
- * decodeMappings('AAAA,IAAI;AACA,E') //=> [[[0, 0, 0], [4, 0, 0]], [[0, 0, 1], [2, -1, -1]]]
- */
-export function decodeMappings(mappings: string): Segment[][] {
-  let source = 0;
-  let line = 0;
-  return mappings.split(';').map((text) => {
-    let column = 0;
-    return text.split(',').filter(Boolean).map((segment): Segment => {
-      const [columnDelta = 0, sourceDelta, lineDelta = 0] = decodeVlq(segment);
-      column += columnDelta;
-      if (sourceDelta === undefined) return [column, -1, -1];
-      source += sourceDelta;
-      line += lineDelta;
-      return [column, source, line];
-    });
-  });
-}
-
-/** The last segment at or before `column`, i.e. the one whose code `column` is in. */
-function segmentAt(segments: readonly Segment[], column: number): Segment | undefined {
-  let after = 0;
-  let end = segments.length;
-  while (after < end) {
-    const mid = (after + end) >>> 1;
-    if (segments[mid]![0] <= column) after = mid + 1;
-    else end = mid;
-  }
-  return segments[after - 1];
-}
-
 /** Where a frame's code was written: a source file (absolute path) or the profiled script's URL, and a 0-based line. */
 export interface Origin {
   readonly file: string;
   readonly line: number;
 }
 
-interface SourceMap {
+interface LoadedMap {
   readonly path: string;
-  readonly sources: readonly string[];
-  readonly lines: readonly (readonly Segment[])[];
+  readonly map: SourceMap;
+  readonly root: string;
 }
 
-function readSourceMap(url: string): SourceMap | undefined {
+function readSourceMap(url: string): LoadedMap | undefined {
   if (!/^file:.*\.m?js$/.test(url)) return undefined;
   const path = `${fileURLToPath(url)}.map`;
   if (!existsSync(path)) return undefined;
-  const map = JSON.parse(readFileSync(path, 'utf8')) as { sources: string[]; sourceRoot?: string; mappings: string };
-  const root = resolve(dirname(path), map.sourceRoot ?? '');
-  return { path, sources: map.sources.map((source) => resolve(root, source)), lines: decodeMappings(map.mappings) };
+  const payload = JSON.parse(readFileSync(path, 'utf8')) as { sourceRoot?: string };
+  return { path, map: new SourceMap(payload as ConstructorParameters<typeof SourceMap>[0]), root: resolve(dirname(path), payload.sourceRoot ?? '') };
 }
 
 /**
@@ -165,15 +102,14 @@ function readSourceMap(url: string): SourceMap | undefined {
  * //=> { file: '/work/main/src/parse/html-scanner.ts', line: 93 }
  */
 export class SourceMaps {
-  private readonly byUrl = new Map<string, SourceMap | undefined>();
+  private readonly byUrl = new Map<string, LoadedMap | undefined>();
 
   /** V8's 0-based line and column of a function's start, traced back; the frame's own when no map covers it. */
   locate(frame: CallFrame): Origin {
-    const map = this.mapOf(frame.url);
-    const segment = map && segmentAt(map.lines[frame.lineNumber] ?? [], frame.columnNumber);
-    const file = segment && map.sources[segment[1]];
-    if (segment === undefined || file === undefined) return { file: frame.url, line: frame.lineNumber };
-    return { file, line: segment[2] };
+    const loaded = this.mapOf(frame.url);
+    const entry = loaded?.map.findEntry(frame.lineNumber, frame.columnNumber);
+    if (loaded === undefined || entry === undefined || !('originalSource' in entry)) return { file: frame.url, line: frame.lineNumber };
+    return { file: resolve(loaded.root, entry.originalSource), line: entry.originalLine };
   }
 
   /** The map files read so far. */
@@ -181,7 +117,7 @@ export class SourceMaps {
     return [...this.byUrl.values()].flatMap((map) => (map ? [map.path] : []));
   }
 
-  private mapOf(url: string): SourceMap | undefined {
+  private mapOf(url: string): LoadedMap | undefined {
     if (!this.byUrl.has(url)) this.byUrl.set(url, readSourceMap(url));
     return this.byUrl.get(url);
   }
