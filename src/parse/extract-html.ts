@@ -43,13 +43,13 @@ export function extractHtml(html: string, options: ExtractOptions = {}): HtmlExt
   const stack: string[] = []; // open elements, the current one last
   const close = (): void => page.closed(stack.pop()!);
   scanHtml(html, {
-    startTag(name, attrs, selfClosing) {
+    startTag(name, attrs, selfClosing, foreign) {
       const implied = IMPLIED_END.get(name);
       if (implied !== undefined) while (stack.length > 0 && implied.has(stack[stack.length - 1]!)) close();
       page.opened(name, attrs);
       if (VOID.has(name)) return;
       // `/>` closes an element only in SVG and MathML; in HTML it is ignored.
-      if (selfClosing && (page.inSvg || stack.includes('math'))) page.closed(name);
+      if (selfClosing && foreign) page.closed(name);
       else stack.push(name);
     },
     endTag(name) {

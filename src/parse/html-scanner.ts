@@ -8,8 +8,11 @@ export interface TagAttributes {
 
 /** What {@link scanHtml} reports, in document order. */
 export interface HtmlHandler {
-  /** `name` is lower case; `selfClosing` is the `/>` form, which HTML itself ignores except in SVG and MathML. */
-  startTag(name: string, attrs: TagAttributes, selfClosing: boolean): void;
+  /**
+   * `name` is lower case; `selfClosing` is the `/>` form, which HTML itself ignores except in SVG and
+   * MathML; `foreign`: the tag is an SVG or MathML element (`<svg>` and `<math>` themselves included).
+   */
+  startTag(name: string, attrs: TagAttributes, selfClosing: boolean, foreign: boolean): void;
   endTag(name: string): void;
   /** `html.slice(from, to)` is character data; `decode`: its character references still need decoding (data and RCDATA, not raw text). */
   text(from: number, to: number, decode: boolean): void;
@@ -110,9 +113,10 @@ export function scanHtml(html: string, handler: HtmlHandler): void {
       if (lt > i) handler.text(i, lt, true);
       const name = tag.read(lt + 1);
       if (name === undefined) return; // a tag cut by the end of the document is no tag
-      handler.startTag(name, tag.attrs, tag.selfClosing);
+      const isForeignRoot = name === 'svg' || name === 'math';
+      handler.startTag(name, tag.attrs, tag.selfClosing, foreign > 0 || isForeignRoot);
       i = tag.end;
-      const opensForeign = (name === 'svg' || name === 'math') && !tag.selfClosing;
+      const opensForeign = isForeignRoot && !tag.selfClosing;
       if (foreign > 0 || opensForeign) {
         if (opensForeign) foreign++;
       } else if (name === 'plaintext') {

@@ -79,11 +79,6 @@ export class LinkCollector {
     this.agent = options.agent?.toLowerCase();
   }
 
-  /** Inside `<svg>`, where `/>` closes an element. */
-  get inSvg(): boolean {
-    return this.svg > 0;
-  }
-
   /** Whether text here is kept (anchor or title text): a driver can skip decoding the rest. */
   get wantsText(): boolean {
     return this.hidden === 0 && (this.titleText !== undefined || this.anchor !== undefined);
