@@ -27,6 +27,9 @@ export const MIRROR_TEMP_DIR = '.tarantula/tmp';
 
 const codeOf = (err: unknown): string | undefined => (err as NodeJS.ErrnoException | null)?.code;
 
+/** What tells a colliding name apart: `~` and the first 8 hex digits of the MD5 of its URL; computed only on a collision. */
+const tagOf = (url: URL): string => '~' + createHash('md5').update(url.href).digest('hex').slice(0, 8);
+
 /** `name~1a2b3c4d`, the suffix before a short extension so the file keeps its type (`a~1a2b3c4d.pdf`). */
 const tagName = (name: string, tag: string, isFile: boolean): string => {
   const dot = isFile ? name.lastIndexOf('.') : -1;
@@ -67,9 +70,7 @@ export class MirrorStore {
   async save(url: URL, isHtml: boolean, body: Uint8Array): Promise<string> {
     const segments = mirrorPath(url, isHtml);
     const name = segments.pop() as string; // mirrorPath gives the host folder and a file name at least
-    // Needed only when names collide: most saves never hash.
-    const tag = (): string => '~' + createHash('md5').update(url.href).digest('hex').slice(0, 8);
-    const dir = await this.ensureDir(segments, tag);
+    const dir = await this.ensureDir(segments, url);
     // Temporary files live apart from the mirror, so a kill leaves no litter among the documents
     // (the folder is emptied when the next crawl starts); a rename within one file system is atomic.
     this.tempReady ??= Promise.resolve(this.fs.mkdir(join(this.root, MIRROR_TEMP_DIR), { recursive: true })).then(() => undefined);
@@ -80,7 +81,7 @@ export class MirrorStore {
       await this.fs.writeFile(temp, body);
       let target = `${dir}/${name}`;
       if (!(await this.place(temp, target))) {
-        target = `${dir}/${tagName(name, tag(), true)}`;
+        target = `${dir}/${tagName(name, tagOf(url), true)}`;
         if (!(await this.place(temp, target))) throw new Error(`mirror: cannot store ${url.href} at ${target}`);
       }
       return target;
@@ -112,7 +113,7 @@ export class MirrorStore {
   }
 
   /** Makes the folders of `segments` (fast path: one recursive mkdir) and returns the folder used. */
-  private async ensureDir(segments: readonly string[], tag: () => string): Promise<string> {
+  private async ensureDir(segments: readonly string[], url: URL): Promise<string> {
     const wanted = segments.join('/');
     if (this.dirs.has(wanted)) return wanted;
     try {
@@ -130,7 +131,7 @@ export class MirrorStore {
     for (const segment of segments) {
       let next = path === '' ? segment : `${path}/${segment}`;
       if (!(await this.makeDir(next))) {
-        next = path === '' ? segment + tag() : `${path}/${segment}${tag()}`;
+        next = path === '' ? segment + tagOf(url) : `${path}/${segment}${tagOf(url)}`;
         if (!(await this.makeDir(next))) throw new Error(`mirror: cannot make folder ${next}`);
       }
       path = next;
