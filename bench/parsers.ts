@@ -87,7 +87,9 @@ function saxLinks(html: string): ExtractedLink[] {
 
 const scannerLinks = (html: string): readonly ExtractedLink[] => extractHtml(html).links;
 const htmlparser2Links = (html: string): readonly ExtractedLink[] => extractWithHtmlparser2(html).links;
-const PARSERS = { tarantula: scannerLinks, htmlparser2: htmlparser2Links, sax: saxLinks };
+/** The scanner as the document worker runs it: links, and the SimHash of the visible text (near-duplicates). */
+const scannerWithSimhash = (html: string): readonly ExtractedLink[] => extractHtml(html, { simhash: true }).links;
+const PARSERS = { tarantula: scannerLinks, 'tar+simhash': scannerWithSimhash, htmlparser2: htmlparser2Links, sax: saxLinks };
 
 interface Timing {
   wall: number;

@@ -15,8 +15,14 @@ export type { Candidate, CrawlRequest } from './frontier/crawl-request.js';
 export { hostFrontier, type DelayPolicy, type Frontier, type FrontierOptions } from './frontier/host-frontier.js';
 export { Politeness, type PolitenessOptions } from './frontier/politeness.js';
 export { fingerprintSet, type SeenSet } from './frontier/seen-set.js';
+export { FrontQueues } from './frontier/front-queues.js';
+export { defaultPrioritizer, type PrioritizedRequest, type Prioritizer, type PriorityContext } from './frontier/prioritizer.js';
+export { inLinkCounts, type InLinkCounts } from './frontier/in-link-counts.js';
+export { NearDuplicateIndex } from './frontier/near-duplicate-index.js';
 
 export { dedup } from './stages/dedup.js';
+export { countInLinks } from './stages/count-in-links.js';
+export { levelRose, prioritize } from './stages/prioritize.js';
 export { fetchPage, type FetchPageOptions } from './stages/fetch-page.js';
 export { followPolicy } from './stages/follow-policy.js';
 export { hostLimit } from './stages/host-limit.js';
@@ -59,6 +65,7 @@ export { detectType, isTextual } from './parse/detect-type.js';
 export { decodeText } from './parse/encoding-label.js';
 export { extractHtml, type ExtractedLink, type HtmlExtract } from './parse/extract-html.js';
 export { sniffEncoding } from './parse/sniff-encoding.js';
+export { hammingDistance, SimHasher } from './parse/simhash.js';
 
 export { MirrorStore } from './store/mirror-store.js';
 export { mirrorPath } from './store/mirror-path.js';

@@ -62,7 +62,8 @@ describe('--index FILE --format FORMAT', () => {
     const objects = parseJsonl(out);
     expect(objects).toHaveLength(index.length);
     objects.forEach((obj, i) => {
-      expect(Object.keys(obj).filter((k) => k !== 'truncated')).toEqual([...FIELDS, 'links']);
+      // Then SPEC §10's fields: the SimHash and its near-duplicate for HTML, and when each page is due.
+      expect(Object.keys(obj).filter((k) => k !== 'truncated')).toEqual([...FIELDS, 'links', ...(obj.type === 'html' ? ['simhash', 'nearDuplicateOf'] : []), 'nextFetch']);
       const rec = index[i]!;
       for (const f of SEED_FIELDS) expect(obj[f], `${rec.url} ${f}`).toBe(NEVER_NULL.has(f) ? rec[f] : nullable(rec[f]));
       expect(obj.links).toEqual(rec.links);
@@ -84,6 +85,9 @@ describe('--index FILE --format FORMAT', () => {
       expect(typeof obj.durationMs === 'number' && obj.durationMs >= 0).toBe(true);
       expect(obj.etag === null || /^(W\/)?"[^"]*"$/.test(String(obj.etag))).toBe(true);
       if (obj.duplicateOf !== null) expect(urls.has(obj.duplicateOf)).toBe(true);
+      if (obj.type === 'html') expect(obj.simhash).toMatch(/^[0-9a-f]{16}$/);
+      if (obj.nearDuplicateOf != null) expect(urls.has(obj.nearDuplicateOf)).toBe(true);
+      expect(Date.parse(String(obj.nextFetch))).toBeGreaterThan(Date.parse(String(obj.fetchedAt)));
     }
     const home = web.url('www.tarantula.test', '/');
     const byUrl = (u: string) => objects.find((o) => o.url === u)!;

@@ -4,7 +4,7 @@ import type { CrawlLogger } from '../log/create-logger.js';
 
 /**
  * `tarantula crawl --watch`: crawls, then recrawls `period` hours (fractions allowed) after the start
- * of the last crawl, until
+ * of the last crawl — with `recrawl-policy = adaptive`, when the first page is due instead — until
  * a signal stops it or a crawl fails. A signal during the wait exits at once; during a crawl, that
  * crawl stops as usual (state saved, so the next run resumes it).
  *
@@ -29,11 +29,12 @@ export async function watch(config: CrawlerConfig, log: CrawlLogger): Promise<nu
   try {
     for (;;) {
       const started = Date.now();
-      const { exitCode } = await runCrawl(config, log, { stdout: process.stdout, handleSignals: true });
+      const { exitCode, ctx } = await runCrawl(config, log, { stdout: process.stdout, handleSignals: true });
       if (exitCode !== EXIT.ok) return exitCode;
       if (signalled !== undefined) return signalled;
-      const next = new Date(started + periodMs);
-      log.info({ next: next.toISOString(), periodHours: config.periodHours }, 'waiting for the next recrawl');
+      const due = ctx.schedule.adaptive ? ctx.schedule.earliest : undefined;
+      const next = new Date(due ?? started + periodMs);
+      log.info({ next: next.toISOString(), ...(due === undefined ? { periodHours: config.periodHours } : { firstDue: true }) }, 'waiting for the next recrawl');
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, Math.min(Math.max(0, next.getTime() - Date.now()), 2 ** 31 - 1));
         wake = () => {

@@ -83,6 +83,13 @@ export function buildConfig(
       `min-delay (${config.minDelayMs} ms) is above max-delay (${config.maxDelayMs} ms)`,
     );
   }
+  if (config.minIntervalHours > config.maxIntervalHours) {
+    throw new ConfigError(
+      'CONF_BAD_VALUE',
+      place(file, lineOf.get('maxIntervalHours') ?? lineOf.get('minIntervalHours')),
+      `min-interval (${config.minIntervalHours} hours) is above max-interval (${config.maxIntervalHours} hours)`,
+    );
+  }
   if (config.startingPoints.length === 0) {
     throw new ConfigError(
       'CONF_NO_SEEDS',

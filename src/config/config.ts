@@ -2,6 +2,7 @@
 export type ScopeMode = 'free-spanning' | 'domain-scope' | 'host-scope' | 'path-scope';
 export type Traversal = 'bfs' | 'dfs';
 export type IndexFormat = 'seed' | 'jsonl' | 'csv' | 'edges';
+export type RecrawlPolicy = 'fixed' | 'adaptive';
 
 /** One `--resolve HOST:PORT:ADDRESS` entry, as curl's. */
 export interface ResolveEntry {
@@ -29,6 +30,9 @@ export interface CrawlerConfig {
   readonly maxUrlLength: number;
   readonly maxPathRepetition: number;
   readonly maxLinksPerPage: number;
+  readonly priorityLevels: number;
+  readonly nearDuplicateBits: number;
+  readonly skipNearDuplicates: boolean;
   // politeness-options
   readonly delayFactor: number;
   readonly minDelayMs: number;
@@ -52,6 +56,9 @@ export interface CrawlerConfig {
   readonly logLevel: 0 | 1 | 2;
   // recrawling-options
   readonly periodHours: number;
+  readonly recrawlPolicy: RecrawlPolicy;
+  readonly minIntervalHours: number;
+  readonly maxIntervalHours: number;
   // multithreading-options
   readonly threads: number;
   // output-options

@@ -23,6 +23,9 @@ const CASES: { readonly [F in keyof CrawlerConfig]: readonly [ConfValue, Crawler
   maxUrlLength: [scalar('100'), 100, list('1'), 'max-url-length takes a single value, not a list'],
   maxPathRepetition: [scalar('2'), 2, scalar('two'), '"two" is not a number for max-path-repetition'],
   maxLinksPerPage: [scalar('10'), 10, scalar('1 0'), '"1 0" is not a number for max-links-per-page'],
+  priorityLevels: [scalar('1'), 1, scalar('17'), 'priority-levels must be at most 16, not 17'],
+  nearDuplicateBits: [scalar('0'), 0, scalar('7'), 'near-duplicate-bits must be at most 6, not 7'],
+  skipNearDuplicates: [scalar('true'), true, scalar('yes please'), '"yes please" is not true or false for skip-near-duplicates'],
   delayFactor: [scalar('0.5'), 0.5, scalar('-0.5'), 'delay-factor must be at least 0, not -0.5'],
   minDelayMs: [scalar('0'), 0, scalar('0.5'), '"0.5" is not a whole number for min-delay'],
   maxDelayMs: [scalar('1000'), 1000, scalar(''), '"" is not a number for max-delay'],
@@ -42,6 +45,9 @@ const CASES: { readonly [F in keyof CrawlerConfig]: readonly [ConfValue, Crawler
   logFile: [scalar('crawl.log'), 'crawl.log', scalar(''), 'log-file must not be empty'],
   logLevel: [scalar('2'), 2, scalar('3'), 'log-level must be at most 2, not 3'],
   periodHours: [scalar('.25'), 0.25, scalar('soon'), '"soon" is not a number for period'],
+  recrawlPolicy: [scalar('Adaptive'), 'adaptive', scalar('smart'), 'unknown recrawl-policy "smart" (expected fixed or adaptive)'],
+  minIntervalHours: [scalar('0.01'), 0.01, scalar('-1'), 'min-interval must be at least 0, not -1'],
+  maxIntervalHours: [scalar('48'), 48, scalar('a week'), '"a week" is not a number for max-interval'],
   threads: [scalar('1'), 1, scalar('0'), 'threads must be at least 1, not 0'],
   indexFile: [scalar('-'), '-', list(), 'index-file takes a single value, not a list'],
   indexFormat: [scalar('JSONL'), 'jsonl', scalar('xml'), 'unknown index-format "xml" (expected seed, jsonl, csv or edges)'],
@@ -73,11 +79,11 @@ describe('KEYS', () => {
     expect(DEFAULT_CONFIG).toEqual({
       startingPoints: [], acceptList: [], rejectList: [], maxPageNumber: 0, scope: 'domain-scope',
       traversal: 'bfs', repository: './repository', timeLimitMs: 0, maxDepth: 20, maxPagesPerHost: 0,
-      maxUrlLength: 2048, maxPathRepetition: 3, maxLinksPerPage: 5000, delayFactor: 5, minDelayMs: 3000,
+      maxUrlLength: 2048, maxPathRepetition: 3, maxLinksPerPage: 5000, priorityLevels: 4, nearDuplicateBits: 3, skipNearDuplicates: false, delayFactor: 5, minDelayMs: 3000,
       maxDelayMs: 30000, maxPerHost: 1, maxCrawlDelayMs: 60_000, robotsTtlMs: 86_400_000, obeyRelNofollow: true,
       userAgent: `tarantula/${VERSION}`, resolve: [], connectTimeoutMs: 10000, headerTimeoutMs: 30000,
       bodyTimeoutMs: 30000, maxBodySize: 10_485_760, maxDecodedSize: 20_971_520, maxRedirects: 5, maxRetries: 2,
-      logFile: 'screen', logLevel: 1, periodHours: 72, threads: 16, indexFile: undefined, indexFormat: 'seed',
+      logFile: 'screen', logLevel: 1, periodHours: 72, recrawlPolicy: 'fixed', minIntervalHours: 1, maxIntervalHours: 720, threads: 16, indexFile: undefined, indexFormat: 'seed',
     });
     expect(Object.isFrozen(DEFAULT_CONFIG)).toBe(true);
   });

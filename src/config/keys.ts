@@ -1,5 +1,7 @@
 import { VERSION } from '../version.js';
-import type { CrawlerConfig, IndexFormat, ScopeMode, Traversal } from './config.js';
+import { MAX_NEAR_DUPLICATE_BITS } from '../frontier/near-duplicate-index.js';
+import { MAX_PRIORITY_LEVELS } from '../frontier/front-queues.js';
+import type { CrawlerConfig, IndexFormat, RecrawlPolicy, ScopeMode, Traversal } from './config.js';
 import type { ConfValue } from './parse-conf.js';
 import type { SectionName } from './sections.js';
 import {
@@ -35,6 +37,7 @@ export interface KeySpec<F extends keyof CrawlerConfig> {
 const SCOPES: readonly ScopeMode[] = ['free-spanning', 'domain-scope', 'host-scope', 'path-scope'];
 const TRAVERSALS: readonly Traversal[] = ['bfs', 'dfs'];
 const INDEX_FORMATS: readonly IndexFormat[] = ['seed', 'jsonl', 'csv', 'edges'];
+const RECRAWL_POLICIES: readonly RecrawlPolicy[] = ['fixed', 'adaptive'];
 const USER_AGENT = `tarantula/${VERSION}`;
 const count = numberOf();
 const seconds = numberOf({ factor: 1000 });
@@ -112,6 +115,21 @@ export const KEYS: { readonly [F in keyof CrawlerConfig]: KeySpec<F> } = {
     name: 'max-links-per-page', section: 'crawler-options', kind: 'integer', unit: 'links',
     default: '5000', parse: count,
     doc: 'Links taken from one page at most.',
+  },
+  priorityLevels: {
+    name: 'priority-levels', section: 'crawler-options', kind: 'integer', unit: `front queues per host (1 to ${MAX_PRIORITY_LEVELS})`,
+    default: '4', parse: numberOf({ min: 1, max: MAX_PRIORITY_LEVELS }),
+    doc: 'Priority levels of the frontier: higher levels are taken first, more often, never starving the lowest. 1: plain breadth- or depth-first.',
+  },
+  nearDuplicateBits: {
+    name: 'near-duplicate-bits', section: 'crawler-options', kind: 'integer', unit: `bits of a 64-bit SimHash (0 to ${MAX_NEAR_DUPLICATE_BITS})`,
+    default: '3', parse: numberOf({ max: MAX_NEAR_DUPLICATE_BITS }),
+    doc: 'An HTML page whose SimHash differs from an earlier page\'s in at most this many bits is a near-duplicate of it (jsonl nearDuplicateOf).',
+  },
+  skipNearDuplicates: {
+    name: 'skip-near-duplicates', section: 'crawler-options', kind: 'boolean', unit: 'true, false',
+    default: 'false', parse: booleanValue,
+    doc: 'Do not follow the links of a near-duplicate (it is still recorded and stored).',
   },
   delayFactor: {
     name: 'delay-factor', section: 'politeness-options', kind: 'number', unit: 'times the last fetch',
@@ -206,7 +224,22 @@ export const KEYS: { readonly [F in keyof CrawlerConfig]: KeySpec<F> } = {
   periodHours: {
     name: 'period', section: 'recrawling-options', kind: 'number', unit: 'hours',
     default: '72', parse: numberOf({ fraction: true }),
-    doc: 'With --watch, recrawl this long after the start of the last crawl.',
+    doc: 'With --watch, recrawl this long after the start of the last crawl; with recrawl-policy = adaptive, a new page\'s first interval.',
+  },
+  recrawlPolicy: {
+    name: 'recrawl-policy', section: 'recrawling-options', kind: 'choice', unit: RECRAWL_POLICIES.join(', '),
+    default: 'fixed', parse: choiceOf(RECRAWL_POLICIES),
+    doc: 'Fixed: a recrawl requests every page; adaptive: each page has its own interval and a recrawl requests only the pages due.',
+  },
+  minIntervalHours: {
+    name: 'min-interval', section: 'recrawling-options', kind: 'number', unit: 'hours',
+    default: '1', parse: numberOf({ fraction: true }),
+    doc: 'Adaptive recrawl: a page that changes every time is still requested at most this often.',
+  },
+  maxIntervalHours: {
+    name: 'max-interval', section: 'recrawling-options', kind: 'number', unit: 'hours',
+    default: '720', parse: numberOf({ fraction: true }),
+    doc: 'Adaptive recrawl: a page that never changes is still requested at least this often.',
   },
   threads: {
     name: 'threads', section: 'multithreading-options', kind: 'integer', unit: 'requests',

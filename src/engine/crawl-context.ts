@@ -6,6 +6,9 @@ import { fetchDocument, type FetchOptions } from '../fetch/fetch-document.js';
 import { hostFrontier, type Frontier } from '../frontier/host-frontier.js';
 import type { CrawlRequest } from '../frontier/crawl-request.js';
 import { Politeness } from '../frontier/politeness.js';
+import { inLinkCounts, type InLinkCounts } from '../frontier/in-link-counts.js';
+import { NearDuplicateIndex } from '../frontier/near-duplicate-index.js';
+import type { PriorityContext } from '../frontier/prioritizer.js';
 import { crawlRequestCodec } from '../frontier/request-codec.js';
 import { fingerprintSet, type SeenSet } from '../frontier/seen-set.js';
 import type { CrawlLogger } from '../log/create-logger.js';
@@ -13,7 +16,9 @@ import { RobotsCache } from '../robots/robots-cache.js';
 import { productToken } from '../robots/robots-txt.js';
 import type { DropReport } from '../stages/admissible.js';
 import { linkPolicy, type LinkPolicy } from '../stages/link-policy.js';
+import type { NearDuplicates } from '../stages/parse-document.js';
 import type { CrawlState } from '../state/crawl-state.js';
+import { RecrawlSchedule } from '../state/recrawl-schedule.js';
 import { MirrorStore } from '../store/mirror-store.js';
 import { withoutSessionIds } from '../url/query-params.js';
 import { makeScope } from '../url/scope.js';
@@ -34,10 +39,18 @@ export interface CrawlContext {
   readonly stats: CrawlStats;
   readonly frontier: Frontier<CrawlRequest>;
   readonly seen: SeenSet;
-  /** Depth-first only: URLs already pulled from the frontier, so a URL found again while waiting moves up the stack. */
+  /**
+   * Depth-first, or more than one priority level: URLs already pulled from the frontier, so that a
+   * URL found again while waiting can move up the stack or to a higher level.
+   */
   readonly started: SeenSet | undefined;
+  /** In-links counted as links are found, and the levels: what a prioritizer knows (SPEC §10). */
+  readonly inLinks: InLinkCounts;
+  readonly priority: PriorityContext;
   /** Resume and recrawl state: the journal, what an interrupted run left, the last crawl's pages. */
   readonly state: CrawlState;
+  /** When each page is next due (recrawl-policy), on the crawl's clock. */
+  readonly schedule: RecrawlSchedule;
   readonly robots: RobotsCache;
   readonly politeness: Politeness;
   readonly policy: LinkPolicy;
@@ -48,6 +61,8 @@ export interface CrawlContext {
   readonly agent: string;
   readonly hostCounts: Map<string, number>;
   readonly contentSeen: Map<string, string>;
+  /** The SimHashes of the crawl's pages, for near-duplicates (SPEC §10). */
+  readonly near: NearDuplicates;
   readonly report: DropReport;
   /** Worker threads that describe and store documents (the default unit's parse and mirror stages). */
   readonly documents: DocumentPool;
@@ -64,7 +79,12 @@ export interface CrawlContext {
  * const ctx = createCrawlContext(config, log, seen, await openCrawlState(config.repository, seen));
  * crawl(defaultSpec(ctx)).subscribe();
  */
-export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen: SeenSet, state: CrawlState): CrawlContext {
+export interface CrawlContextOptions {
+  /** The clock that recrawl schedules are kept on (milliseconds since the epoch). Default `Date.now`. */
+  readonly now?: () => number;
+}
+
+export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen: SeenSet, state: CrawlState, options: CrawlContextOptions = {}): CrawlContext {
   const abort = new AbortController();
   // Every fetch in flight listens to this one signal.
   setMaxListeners(0, abort.signal);
@@ -106,7 +126,9 @@ export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen
     obeyRelNofollow: config.obeyRelNofollow,
     maxLinksPerPage: config.maxLinksPerPage,
   });
-  const started = config.traversal === 'dfs' ? fingerprintSet(undefined, withoutSessionIds) : undefined;
+  const levels = config.priorityLevels;
+  const started = config.traversal === 'dfs' || levels > 1 ? fingerprintSet(undefined, withoutSessionIds) : undefined;
+  const inLinks = inLinkCounts();
   const debug = log.isLevelEnabled('debug');
   const report: DropReport = (reason, url, detail) => {
     stats.dropped(reason);
@@ -121,12 +143,23 @@ export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen
       maxPerHost: config.maxPerHost,
       politeness,
       codec: crawlRequestCodec,
+      levels,
+      levelOf: (req: CrawlRequest) => req.level ?? 1,
       // A retry or a request put back after robots.txt was started already, and is no stale copy.
       ...(started ? { skip: (req: CrawlRequest) => req.attempt === 0 && !req.requeued && !started.add(req.url) } : {}),
     }),
     started,
+    inLinks,
+    priority: { levels, inLinks: (url) => inLinks.get(url) },
     seen,
     state,
+    schedule: new RecrawlSchedule({
+      policy: config.recrawlPolicy,
+      periodHours: config.periodHours,
+      minIntervalHours: config.minIntervalHours,
+      maxIntervalHours: config.maxIntervalHours,
+      now: options.now ?? Date.now,
+    }),
     robots,
     politeness,
     policy: linkPolicy(makeScope(config.scope, config.startingPoints), makeListFilter(config.acceptList, config.rejectList)),
@@ -136,6 +169,7 @@ export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen
     agent: productToken(config.userAgent),
     hostCounts: state.hostCounts,
     contentSeen: new Map(),
+    near: { index: new NearDuplicateIndex(config.nearDuplicateBits), skipLinks: config.skipNearDuplicates },
     report,
     documents,
     abort,

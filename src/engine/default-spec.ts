@@ -1,6 +1,9 @@
-import { catchError, from, map, mergeMap, of, pipe, type Observable, type OperatorFunction } from 'rxjs';
+import { catchError, from, identity, map, mergeMap, of, pipe, type Observable, type OperatorFunction } from 'rxjs';
 import type { Candidate, CrawlRequest } from '../frontier/crawl-request.js';
+import { countInLinks } from '../stages/count-in-links.js';
 import { dedup } from '../stages/dedup.js';
+import { defaultPrioritizer, type Prioritizer } from '../frontier/prioritizer.js';
+import { levelRose, prioritize } from '../stages/prioritize.js';
 import type { Validators } from '../fetch/fetch-document.js';
 import { fetchPage } from '../stages/fetch-page.js';
 import { journalAdmissions } from '../stages/journal-admissions.js';
@@ -11,6 +14,7 @@ import { normalizeLinks } from '../stages/normalize-links.js';
 import { obeyRobots } from '../stages/obey-robots.js';
 import { robotsAllowed } from '../stages/robots-allowed.js';
 import { describeAndStore } from '../stages/describe-and-store.js';
+import { scheduleRecrawl } from '../stages/schedule-recrawl.js';
 import { trapLimits } from '../stages/trap-limits.js';
 import type { CrawlContext } from './crawl-context.js';
 import type { CrawlSpec } from './crawl.js';
@@ -18,11 +22,13 @@ import { linksOf, type Outcome, type UnitValue } from './outcome.js';
 
 /**
  * Seeds as written in the configuration, at depth 0; on recrawl, then every page of the last crawl
- * (each is revalidated), at its old depth; on resume, links the interrupted run may have lost.
+ * that is due (each is revalidated), at its old depth; on resume, links the interrupted run may
+ * have lost, and the links of the pages kept without a request (not due).
  */
 export function seedsOf(ctx: CrawlContext): Observable<Candidate> {
   const seeds = ctx.config.startingPoints.map((href): Candidate => ({ href, depth: 0, seed: true }));
-  const known = [...ctx.state.known.values()].map(
+  const due = [...ctx.state.known.values()].filter((page) => ctx.schedule.isDue(page.record));
+  const known = due.map(
     ({ record: r }): Candidate => ({ href: r.url, url: r.url, vetted: true, depth: r.depth, originalUrl: r.originalUrl }),
   );
   return from([...seeds, ...known.sort((a, b) => a.depth - b.depth), ...ctx.state.relinks]);
@@ -37,14 +43,22 @@ function validatorsOf(ctx: CrawlContext): ((req: CrawlRequest) => Validators | u
   };
 }
 
-/** Admission, cheapest checks first (STYLE habit 12): normalize, traps, scope and lists, seen-set, host cap, cached robots. */
-export function defaultAdmit(ctx: CrawlContext): OperatorFunction<Candidate, CrawlRequest> {
+/**
+ * Admission, cheapest checks first (STYLE habit 12): normalize, traps, scope and lists, in-links,
+ * seen-set, priority, host cap, cached robots. `prioritizer` gives each request its level (SPEC §10).
+ */
+export function defaultAdmit(ctx: CrawlContext, prioritizer: Prioritizer = defaultPrioritizer): OperatorFunction<Candidate, CrawlRequest> {
   const c = ctx.config;
+  const levels = ctx.priority.levels > 1;
+  // Depth-first moves every URL found again up the stack already; breadth-first, only one whose level rose.
+  const reconsider = levels && c.traversal === 'bfs' ? levelRose(prioritizer, ctx.priority) : undefined;
   return pipe(
     normalizeLinks(ctx.report),
     trapLimits(c, ctx.report),
     followPolicy(ctx.policy, ctx.report),
-    dedup(ctx.seen, ctx.report, ctx.started),
+    levels ? countInLinks(ctx.inLinks) : (a$) => a$,
+    dedup(ctx.seen, ctx.report, ctx.started, reconsider),
+    levels ? prioritize(prioritizer, ctx.priority) : (r$) => r$,
     hostLimit(c.maxPagesPerHost, ctx.hostCounts, ctx.report),
     robotsAllowed(ctx.robots, c.userAgent, ctx.report),
     journalAdmissions(ctx.state.journal),
@@ -66,11 +80,12 @@ export function defaultUnit(ctx: CrawlContext): OperatorFunction<CrawlRequest, O
       fetched: (req) => ctx.frontier.release(req, Date.now()),
     }),
     reuseStored(ctx.state.known, ctx.store),
-    describeAndStore(ctx.documents, ctx.contentSeen, ctx.report),
+    describeAndStore(ctx.documents, ctx.contentSeen, ctx.report, ctx.near),
     map((value): Outcome => {
       if (!('kind' in value) || value.kind === 'fetched' || value.kind === 'parsed') throw new Error(`unit ended with an unfinished ${'kind' in value ? value.kind : 'request'}`);
       return value;
     }),
+    scheduleRecrawl(ctx.schedule, ctx.state.known),
   );
 }
 

@@ -26,6 +26,10 @@ export interface DocumentInfo {
   readonly nofollow: boolean;
   readonly contentMd5: string;
   readonly duplicateOf: string | null;
+  /** The SimHash of an HTML document's visible text; null for other types. */
+  readonly simhash: string | null;
+  /** An earlier page within near-duplicate-bits of it (null for an exact duplicate, which is `duplicateOf`). */
+  readonly nearDuplicateOf: string | null;
 }
 
 export interface Parsed {

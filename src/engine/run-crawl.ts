@@ -11,6 +11,7 @@ import type { CrawlSinks, Pipeline } from './pipeline.js';
 import { fingerprintSet } from '../frontier/seen-set.js';
 import type { CrawlLogger } from '../log/create-logger.js';
 import { IndexWriter } from '../output/index-writer.js';
+import type { IndexRecord } from '../output/record.js';
 import { journalOutcomes } from '../sinks/journal-outcomes.js';
 import { logOutcomes } from '../sinks/log-outcomes.js';
 import { recordStats } from '../sinks/record-stats.js';
@@ -31,6 +32,8 @@ export interface RunCrawlOptions {
   readonly pipeline?: Pipeline;
   /** Whether SIGINT/SIGTERM stop this crawl (the CLI); a library caller may handle them itself. */
   readonly handleSignals?: boolean;
+  /** The clock recrawl schedules are kept on (ms since the epoch); default `Date.now`. */
+  readonly now?: () => number;
 }
 
 export interface RunCrawlResult {
@@ -70,7 +73,7 @@ export async function runCrawl(config: CrawlerConfig, log: CrawlLogger, opts: Ru
     log.error(`the repository ${config.repository} is not writable: ${(err as Error).message}`);
     throw Object.assign(new Error(`the repository ${config.repository} is not writable: ${(err as Error).message}`), { exitCode: EXIT.cannotRun });
   }
-  const ctx = createCrawlContext(config, log, seen, state);
+  const ctx = createCrawlContext(config, log, seen, state, opts.now ? { now: opts.now } : {});
 
   // Replayed: a signal that comes while the sinks are being opened still stops the crawl.
   const stop = new ReplaySubject<void>(1);
@@ -100,13 +103,28 @@ export async function runCrawl(config: CrawlerConfig, log: CrawlLogger, opts: Ru
   const indexPath = join(repo, 'index.txt');
   const writing = state.recrawl ? `${indexPath}.new` : indexPath;
   const writers: IndexWriter[] = [];
+  let notDue = 0;
+  // Pages this run did not fetch itself (an interrupted run did, or they were not due) count for
+  // near-duplicates and for the next recrawl as if it had.
+  const remember = (rec: IndexRecord): void => {
+    if (rec.simhash != null && rec.duplicateOf === null) ctx.near.index.add(rec.simhash, rec.url);
+    ctx.schedule.carry(rec);
+  };
   try {
     writers.push(await IndexWriter.open(writing, { format: 'seed' }));
     if (config.indexFile !== undefined && config.indexFile !== '-') writers.push(await IndexWriter.open(config.indexFile, { format: config.indexFormat }));
     const files = [...writers];
-    await state.replay((rec) => files.forEach((w) => w.write(rec)));
+    await state.replay(
+      (rec) => files.forEach((w) => w.write(rec)),
+      remember,
+    );
     if (config.indexFile === '-')
       writers.push(await IndexWriter.open(opts.stdout, { format: config.indexFormat, onBrokenPipe: () => halt(EXIT.ok, 'stdout closed', true) }));
+    // Adaptive recrawl: the pages not due keep their records and copies without a request.
+    notDue = !ctx.schedule.adaptive ? 0 : state.carryOver((rec) => !ctx.schedule.isDue(rec), ({ record, indexed }) => {
+      if (indexed) writers.forEach((w) => w.write(record));
+      remember(record);
+    });
   } catch (err) {
     releaseSignals();
     throw err;
@@ -124,6 +142,7 @@ export async function runCrawl(config: CrawlerConfig, log: CrawlLogger, opts: Ru
       resumed: state.resumed,
       ...(state.resumed ? { pending: state.pending.length, documentsBefore: state.documents } : {}),
       ...(state.recrawl ? { knownPages: state.known.size } : {}),
+      ...(ctx.schedule.adaptive && state.recrawl ? { notDue } : {}),
     },
     state.resumed ? 'crawl resumed' : 'crawl started',
   );

@@ -18,6 +18,8 @@ export interface CrawlRequest {
   readonly again?: boolean;
   /** Put back at the head of its queue after its host's robots.txt was fetched, so the politeness delay applies. */
   readonly requeued?: boolean;
+  /** Its priority, 1 (lowest) to priority-levels, as the prioritizer gave it (SPEC §10). */
+  readonly level?: number;
 }
 
 /** A link waiting to be admitted: as written in `base`, or already normalized by the parser. */

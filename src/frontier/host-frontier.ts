@@ -1,4 +1,5 @@
 import { ObjectQueue, PackedQueue, type BackQueue, type Entry, type RequestCodec } from './back-queue.js';
+import { FrontQueues } from './front-queues.js';
 import { IndexedHeap, type HeapSlot } from './indexed-heap.js';
 
 /** How long a host must rest after a request ends: politeness decides, the frontier enforces. */
@@ -18,6 +19,10 @@ export interface FrontierOptions<R = unknown> {
   readonly skip?: (req: R) => boolean;
   /** Keeps pending requests packed as bytes (a fraction of their size as objects). */
   readonly codec?: RequestCodec<R>;
+  /** Priority levels (front queues) inside each host's queue, taken by {@link FrontQueues}' selector. Default 1. */
+  readonly levels?: number;
+  /** A request's level, 1 (lowest) to `levels`; needed when `levels` > 1. */
+  readonly levelOf?: (req: R) => number;
 }
 
 /** The frontier's contract (Scrapy's scheduler, crawlee's request queue): never blocks, never waits. */
@@ -54,9 +59,11 @@ class HostQueue<R> implements HeapSlot {
   /** Times from which each free slot may be used again. */
   readonly free: number[];
 
-  constructor(readonly name: string, slots: number, codec: RequestCodec<R> | undefined) {
+  constructor(readonly name: string, slots: number, opts: FrontierOptions<R>) {
     this.free = new Array<number>(slots).fill(0);
-    this.queue = codec ? new PackedQueue(name, codec) : new ObjectQueue();
+    const { codec, levels = 1, levelOf } = opts;
+    const make = (): BackQueue<R> => (codec ? new PackedQueue(name, codec) : new ObjectQueue());
+    this.queue = levels > 1 && levelOf ? new FrontQueues(levels, levelOf, make) : make();
   }
 
   readyAt(): number {
@@ -69,9 +76,11 @@ class HostQueue<R> implements HeapSlot {
 const SWEEP_EVERY = 1024;
 
 /**
- * The Mercator URL frontier: one back queue per host, a heap of next-allowed times for the hosts that
- * must wait, and a heap of ready hosts ordered by their queue head's arrival so that, with one thread
- * and no delays, the crawl is exactly breadth-first (FIFO) or depth-first (LIFO) across hosts.
+ * The Mercator URL frontier: one back queue per host (holding front queues per priority level when
+ * `levels` > 1), a heap of next-allowed times for the hosts that must wait, and a heap of ready
+ * hosts ordered by the arrival of the request each would give next so that, with one thread, one
+ * level and no delays, the crawl is exactly breadth-first (FIFO) or depth-first (LIFO) across hosts.
+ * Priorities act within a host; across hosts the oldest request goes first, so no host starves.
  * A host is in at most one heap, and only while it has queued URLs and a free slot. Idle hosts are
  * forgotten once their politeness delay has passed.
  *
@@ -182,7 +191,7 @@ class HostFrontier<R extends { readonly host: string }> implements Frontier<R> {
   private enqueue(req: R, seq: number, atHead: boolean): void {
     let host = this.hostQueues.get(req.host);
     if (host === undefined) {
-      host = new HostQueue<R>(req.host, this.slots, this.opts.codec);
+      host = new HostQueue<R>(req.host, this.slots, this.opts);
       this.hostQueues.set(req.host, host);
     }
     // The head, where the next request is taken, is the front for FIFO and the back for LIFO.

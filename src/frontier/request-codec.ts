@@ -5,7 +5,8 @@ import type { RequestCodec } from './back-queue.js';
 const SAME = 0xffffffff;
 
 /**
- * A {@link CrawlRequest} as bytes: depth (u16), redirects, attempt, flags (again, requeued) (u8 each), the URL (ASCII:
+ * A {@link CrawlRequest} as bytes: depth (u16), redirects, attempt, flags (again, requeued, has a level; the level − 1 in the high
+ * 4 bits) (u8 each), the URL (ASCII:
  * the WHATWG serializer percent-encodes everything else, and hosts are punycode) and the original
  * URL as written (UTF-8), each after its u32 length. The host is the queue's own name.
  *
@@ -20,7 +21,7 @@ export const crawlRequestCodec: RequestCodec<CrawlRequest> = {
     buf.writeUInt16LE(Math.min(req.depth, 0xffff), at);
     buf[at + 2] = Math.min(req.redirects, 255);
     buf[at + 3] = Math.min(req.attempt, 255);
-    buf[at + 4] = (req.again ? 1 : 0) | (req.requeued ? 2 : 0);
+    buf[at + 4] = (req.again ? 1 : 0) | (req.requeued ? 2 : 0) | (req.level !== undefined ? 4 | ((req.level - 1) << 4) : 0);
     at += 5;
     const urlLength = buf.write(req.url, at + 4, 'latin1');
     buf.writeUInt32LE(urlLength, at);
@@ -43,6 +44,6 @@ export const crawlRequestCodec: RequestCodec<CrawlRequest> = {
     const url = buf.toString('latin1', at + 4, (at += 4 + urlLength));
     const originalLength = buf.readUInt32LE(at);
     const originalUrl = originalLength === SAME ? url : buf.toString('utf8', at + 4, at + 4 + originalLength);
-    return { url, host, depth, originalUrl, redirects, attempt, ...(flags & 1 ? { again: true } : {}), ...(flags & 2 ? { requeued: true } : {}) };
+    return { url, host, depth, originalUrl, redirects, attempt, ...(flags & 1 ? { again: true } : {}), ...(flags & 2 ? { requeued: true } : {}), ...(flags & 4 ? { level: (flags >> 4) + 1 } : {}) };
   },
 };

@@ -9,7 +9,7 @@ export interface SeenSet {
 const MAX_LOAD = 0.75;
 
 /** MurmurHash3's 32-bit mixing over UTF-16 code units; two seeds give the two halves of a fingerprint. */
-function murmur(s: string, seed: number): number {
+export function murmur(s: string, seed: number): number {
   let h = seed;
   for (let i = 0; i < s.length; i++) {
     let k = Math.imul(s.charCodeAt(i), 0xcc9e2d51);

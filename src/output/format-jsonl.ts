@@ -6,7 +6,8 @@ const link = (l: IndexLink): IndexLink => ({ url: l.url, text: l.text });
 
 /**
  * One record as a line of JSON (SPEC §6), the fields in the SPEC's order, `null` where the seed
- * format has `-`, `truncated` only when true. U+2028/U+2029 are escaped too, because some line
+ * format has `-`; then `simhash` and `nearDuplicateOf` for HTML documents and `nextFetch` (SPEC §10)
+ * when the record has them, and `truncated` only when true. U+2028/U+2029 are escaped too, because some line
  * readers take them for line breaks.
  *
  * @example
@@ -35,6 +36,11 @@ export function formatJsonl(rec: IndexRecord): string {
     duplicateOf: rec.duplicateOf,
     links: rec.links.map(link),
   };
+  if (rec.simhash != null) {
+    out.simhash = rec.simhash;
+    out.nearDuplicateOf = rec.nearDuplicateOf ?? null;
+  }
+  if (rec.nextFetch !== undefined) out.nextFetch = rec.nextFetch;
   if (rec.truncated === true) out.truncated = true;
   const json = JSON.stringify(out);
   return (SEPARATOR.test(json) ? json.replace(SEPARATORS, (c) => (c === '\u2028' ? '\\u2028' : '\\u2029')) : json) + '\n';

@@ -26,6 +26,14 @@ export interface IndexRecord {
   readonly fetchedAt: string;
   readonly durationMs: number;
   readonly duplicateOf: string | null;
+  /** The SimHash of an HTML document's visible text, 16 hex digits (older records have none). */
+  readonly simhash?: string | null;
+  /** An earlier page of the crawl whose SimHash is within near-duplicate-bits of this one's (not an exact duplicate). */
+  readonly nearDuplicateOf?: string | null;
+  /** When a recrawl requests this page again (ISO 8601). */
+  readonly nextFetch?: string;
+  /** The page's recrawl interval in hours, as the recrawl policy last set it. */
+  readonly fetchIntervalHours?: number;
   /** True when the body was cut at max-body-size. */
   readonly truncated?: boolean;
   readonly links: readonly IndexLink[];

@@ -34,6 +34,8 @@ export interface DocumentDescription {
   readonly noindex: boolean;
   readonly nofollow: boolean;
   readonly contentMd5: string;
+  /** The SimHash of an HTML document's visible text (16 hex digits); null for other types. */
+  readonly simhash: string | null;
 }
 
 export interface DescribeOptions {
@@ -69,15 +71,16 @@ export function describeDocument(doc: DocumentInput, opts: DescribeOptions, drop
   const headerRules = parseRobotsDirectives(doc.xRobotsTag, opts.agent);
   const plain: DocumentDescription = {
     type, isHtml: html, encoding, title: null, links: [], base: url,
-    noindex: headerRules.noindex, nofollow: headerRules.nofollow, contentMd5,
+    noindex: headerRules.noindex, nofollow: headerRules.nofollow, contentMd5, simhash: null,
   };
   if (!html || encoding === null) return plain;
-  const page = extractHtml(decodeText(body, encoding), { agent: opts.agent });
+  const page = extractHtml(decodeText(body, encoding), { agent: opts.agent, simhash: true });
+  const simhash = page.simhash ?? null;
   const noindex = plain.noindex || page.metaRobots.noindex;
   const nofollow = plain.nofollow || page.metaRobots.nofollow;
   const title = page.title || null;
   const base = page.baseHref !== undefined ? (normalizeUrl(page.baseHref, url) ?? url) : url;
-  if (nofollow) return { ...plain, title, noindex, nofollow, base };
+  if (nofollow) return { ...plain, title, noindex, nofollow, base, simhash };
 
   const resolve = opts.resolve ?? ((href: string, from: string) => normalizeUrl(href, from, opts.normalize));
   const links: DescribedLink[] = [];
@@ -110,5 +113,5 @@ export function describeDocument(doc: DocumentInput, opts: DescribeOptions, drop
     }
     links.push({ url: target, text: link.text, href: link.href });
   }
-  return { ...plain, title, noindex, nofollow, base, links };
+  return { ...plain, title, noindex, nofollow, base, links, simhash };
 }

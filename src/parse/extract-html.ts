@@ -1,8 +1,12 @@
 import { decodeHTML } from 'entities';
 import { scanHtml, type TagAttributes } from './html-scanner.js';
 import { LinkCollector, type ExtractOptions, type HtmlExtract } from './link-collector.js';
+import { SimHasher } from './simhash.js';
 
 export { collapseWhitespace, type ExtractOptions, type ExtractedLink, type HtmlExtract, type LinkTag } from './link-collector.js';
+
+/** Elements inside which text flows on: they split no word of the SimHash's text. */
+const INLINE = new Set(['a', 'abbr', 'b', 'bdi', 'bdo', 'cite', 'code', 'data', 'dfn', 'em', 'font', 'i', 'kbd', 'mark', 'q', 's', 'samp', 'small', 'span', 'strong', 'sub', 'sup', 'time', 'tt', 'u', 'var']);
 
 /** Elements that never have content, so never stay open. */
 const VOID = new Set(['area', 'base', 'basefont', 'br', 'col', 'command', 'embed', 'frame', 'hr', 'image', 'img', 'input', 'keygen', 'link', 'meta', 'param', 'source', 'track', 'wbr']);
@@ -31,7 +35,9 @@ const IMPLIED_END = new Map<string, ReadonlySet<string>>([
  * on a stack with the end tags HTML lets authors omit, so an end tag closes an anchor left open
  * inside its element. A new `<a>` closes the open one, as in the HTML standard; an anchor left
  * open otherwise collects text until an end tag or the end of the document closes it (a browser
- * would rather repeat the link in the blocks that follow).
+ * would rather repeat the link in the blocks that follow). With `simhash`, the visible text (what
+ * is not hidden in scripts, styles or templates: the text the title and anchors come from) is
+ * also hashed as it goes by ({@link SimHasher}), with every tag but inline ones ending a word.
  *
  * @example
  * extractHtml('<title> Hi \n there </title><a href="/x?a=1&amp;b=2" rel="nofollow">X <img alt="logo"></a>')
@@ -42,8 +48,10 @@ export function extractHtml(html: string, options: ExtractOptions = {}): HtmlExt
   const page = new LinkCollector(options);
   const stack: string[] = []; // open elements, the current one last
   const close = (): void => page.closed(stack.pop()!);
+  const words = options.simhash ? new SimHasher() : undefined;
   scanHtml(html, {
     startTag(name, attrs, selfClosing, foreign) {
+      if (words !== undefined && !INLINE.has(name)) words.boundary();
       const implied = IMPLIED_END.get(name);
       if (implied !== undefined) while (stack.length > 0 && implied.has(stack[stack.length - 1]!)) close();
       page.opened(name, attrs);
@@ -53,6 +61,7 @@ export function extractHtml(html: string, options: ExtractOptions = {}): HtmlExt
       else stack.push(name);
     },
     endTag(name) {
+      if (words !== undefined && !INLINE.has(name)) words.boundary();
       if (VOID.has(name)) {
         if (name === 'br') page.opened('br', NO_ATTRIBUTES); // `</br>` is a line break, as browsers read it
         return;
@@ -62,13 +71,21 @@ export function extractHtml(html: string, options: ExtractOptions = {}): HtmlExt
       else if (name === 'p') page.opened('p', NO_ATTRIBUTES); // a stray `</p>` is an empty paragraph
     },
     text(from, to, decode) {
-      if (!page.wantsText) return;
+      const visible = words !== undefined && page.visible;
+      if (!page.wantsText) {
+        // Most text is neither title nor anchor: hashed in place.
+        if (visible) words.text(html, from, to);
+        return;
+      }
       const raw = html.slice(from, to);
-      page.text(decode && raw.includes('&') ? decodeHTML(raw) : raw);
+      const text = decode && raw.includes('&') ? decodeHTML(raw) : raw;
+      if (visible) words.text(text, 0, text.length);
+      page.text(text);
     },
   });
   while (stack.length > 0) close();
-  return page.result();
+  const result = page.result();
+  return words === undefined ? result : { ...result, simhash: words.digest() };
 }
 
 const NO_ATTRIBUTES: TagAttributes = { get: () => undefined };

@@ -24,11 +24,15 @@ export interface HtmlExtract {
   readonly links: readonly ExtractedLink[];
   /** From `<meta name="robots">` (and `<meta name=AGENT>`), all such tags together. */
   readonly metaRobots: RobotsDirectives;
+  /** With the `simhash` option: the 64-bit SimHash of the visible text, 16 hex digits. */
+  readonly simhash?: string;
 }
 
 export interface ExtractOptions {
   /** The crawler's robots name: `<meta name="tarantula">` then counts as well as `robots`. */
   readonly agent?: string;
+  /** Also compute the SimHash of the visible text (near-duplicate detection). */
+  readonly simhash?: boolean;
 }
 
 interface MutableLink {
@@ -77,6 +81,11 @@ export class LinkCollector {
 
   constructor(options: ExtractOptions) {
     this.agent = options.agent?.toLowerCase();
+  }
+
+  /** Whether text here is part of the page as a reader sees it (not inside a script, style or template). */
+  get visible(): boolean {
+    return this.hidden === 0;
   }
 
   /** Whether text here is kept (anchor or title text): a driver can skip decoding the rest. */

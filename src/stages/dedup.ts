@@ -9,15 +9,17 @@ import type { Admissible, DropReport } from './admissible.js';
  * in (shared by every unit of the crawl, rebuilt from the journal on resume). Given the set of URLs
  * already `started` (depth-first), a URL seen but still waiting is let through again, marked `again`,
  * so that it moves to the top of the stack: the crawl is then an exact depth-first preorder.
+ * With `reconsider`, only the URLs it picks are let through again (priorities: the ones whose
+ * level just rose).
  *
  * @example
  * of(admissible, admissible).pipe(dedup(seen, report)) //=> one CrawlRequest, then 'duplicate' reported
  */
-export function dedup(seen: SeenSet, report: DropReport, started?: SeenSet): OperatorFunction<Admissible, CrawlRequest> {
+export function dedup(seen: SeenSet, report: DropReport, started?: SeenSet, reconsider?: (a: Admissible) => boolean): OperatorFunction<Admissible, CrawlRequest> {
   return pipe(
     map((a: Admissible): CrawlRequest | undefined => {
       const isNew = seen.add(a.url);
-      if (!isNew && (started === undefined || started.has(a.url))) {
+      if (!isNew && (started === undefined || started.has(a.url) || (reconsider !== undefined && !reconsider(a)))) {
         report('duplicate', a.url);
         return undefined;
       }

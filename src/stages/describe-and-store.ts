@@ -2,7 +2,7 @@ import { from, mergeMap, of, type Observable, type OperatorFunction } from 'rxjs
 import type { Outcome, UnitValue } from '../engine/outcome.js';
 import type { DocumentPool } from '../workers/document-pool.js';
 import type { DropReport } from './admissible.js';
-import { documentInfo } from './parse-document.js';
+import { documentInfo, type NearDuplicates } from './parse-document.js';
 import { toDocument } from './store-document.js';
 
 /**
@@ -12,7 +12,7 @@ import { toDocument } from './store-document.js';
  * @example
  * of(fetched).pipe(describeAndStore(pool, contentSeen, report)) //=> { kind: 'document', record: {...} }
  */
-export function describeAndStore(pool: DocumentPool, contentSeen: Map<string, string>, report: DropReport): OperatorFunction<UnitValue, UnitValue> {
+export function describeAndStore(pool: DocumentPool, contentSeen: Map<string, string>, report: DropReport, near?: NearDuplicates): OperatorFunction<UnitValue, UnitValue> {
   return mergeMap((value): Observable<UnitValue> => {
     if (!('kind' in value) || value.kind !== 'fetched') return of(value);
     const { req, response, kept } = value;
@@ -23,7 +23,7 @@ export function describeAndStore(pool: DocumentPool, contentSeen: Map<string, st
       pool.run(job).then((result): Outcome => {
         if ('error' in result) return { kind: 'failed', req, code: result.code ?? 'store-error', message: result.error };
         for (const [reason, url] of result.dropped) report(reason, url);
-        const doc = documentInfo(req, result.description, contentSeen);
+        const doc = documentInfo(req, result.description, contentSeen, near);
         const localPath = kept?.localPath ?? result.localPath!;
         return toDocument({ kind: 'parsed', req, response, doc, ...(kept ? { kept } : {}) }, localPath, bytes);
       }),

@@ -2,6 +2,7 @@ import { map, type OperatorFunction } from 'rxjs';
 import type { Candidate, CrawlRequest } from '../frontier/crawl-request.js';
 import type { DocumentInfo, UnitValue } from '../engine/outcome.js';
 import { describeDocument, type DocumentDescription } from '../parse/describe-document.js';
+import type { NearDuplicateIndex } from '../frontier/near-duplicate-index.js';
 import type { NormalizeOptions } from '../url/normalize-url.js';
 import type { DropReport } from './admissible.js';
 import type { LinkPolicy } from './link-policy.js';
@@ -15,6 +16,8 @@ export interface ParseDocumentOptions {
   readonly maxLinksPerPage: number;
   /** Content fingerprints already seen → the URL that had them first (shared crawl state). */
   readonly contentSeen: Map<string, string>;
+  /** Near-duplicate detection (SPEC §10); none when absent. */
+  readonly near?: NearDuplicates;
   readonly report: DropReport;
   readonly normalize?: NormalizeOptions;
 }
@@ -32,25 +35,38 @@ export function parseDocument(opts: ParseDocumentOptions): OperatorFunction<Unit
     if (!('kind' in value) || value.kind !== 'fetched') return value;
     const { req, response } = value;
     const input = { url: req.url, contentType: response.headers['content-type'], xRobotsTag: response.headers['x-robots-tag'], body: response.body };
-    const doc = documentInfo(req, describeDocument(input, describe, opts.report), opts.contentSeen);
+    const doc = documentInfo(req, describeDocument(input, describe, opts.report), opts.contentSeen, opts.near);
     return { kind: 'parsed', req, response, doc, ...(value.kept ? { kept: value.kept } : {}) };
   });
 }
 
+/** The pages' SimHashes seen so far (shared crawl state), and whether a near-duplicate's links are left alone. */
+export interface NearDuplicates {
+  readonly index: NearDuplicateIndex;
+  readonly skipLinks: boolean;
+}
+
 /**
  * Turns a description into the crawl's view of the document: content seen before under another URL
- * makes it a duplicate (recorded with its links, which are not followed again); the links to follow
- * are candidates one level deeper.
+ * makes it a duplicate (recorded with its links, which are not followed again); a SimHash within
+ * `near.index.bits` of an earlier page's makes it a near-duplicate of that page (its links are
+ * followed unless `near.skipLinks`); the links to follow are candidates one level deeper.
  */
-export function documentInfo(req: CrawlRequest, d: DocumentDescription, contentSeen: Map<string, string>): DocumentInfo {
+export function documentInfo(req: CrawlRequest, d: DocumentDescription, contentSeen: Map<string, string>, near?: NearDuplicates): DocumentInfo {
   const first = contentSeen.get(d.contentMd5);
   const duplicateOf = first !== undefined && first !== req.url ? first : null;
   if (first === undefined) contentSeen.set(d.contentMd5, req.url);
+  let nearDuplicateOf: string | null = null;
+  if (near !== undefined && d.simhash !== null && duplicateOf === null) {
+    nearDuplicateOf = near.index.find(d.simhash, req.url) ?? null;
+    if (first === undefined) near.index.add(d.simhash, req.url);
+  }
   // A copy of a page already crawled still lists its links (SPEC §6), but they are not taken again.
-  const follow = (duplicateOf === null ? d.links : []).map((l): Candidate => ({ href: l.href, url: l.url, vetted: true, base: d.base, depth: req.depth + 1 }));
+  const taken = duplicateOf === null && !(nearDuplicateOf !== null && near?.skipLinks === true);
+  const follow = (taken ? d.links : []).map((l): Candidate => ({ href: l.href, url: l.url, vetted: true, base: d.base, depth: req.depth + 1 }));
   return {
     type: d.type, isHtml: d.isHtml, encoding: d.encoding, title: d.title, noindex: d.noindex, nofollow: d.nofollow,
-    contentMd5: d.contentMd5, duplicateOf,
+    contentMd5: d.contentMd5, duplicateOf, simhash: d.simhash, nearDuplicateOf,
     links: d.links.map((l) => ({ url: l.url, text: l.text })),
     follow,
   };

@@ -24,7 +24,8 @@ export function storeDocument(store: MirrorStore): OperatorFunction<UnitValue, U
 /** The outcome of a parsed document stored at `localPath`, with its record (kept out of the index when noindex). */
 export function toDocument({ req, response, doc, kept }: Parsed, localPath: string, bytes = response.body.length): Outcome {
   const h = response.headers;
-  const record: IndexRecord = kept ?? {
+  const near = doc.simhash === null ? {} : { simhash: doc.simhash, nearDuplicateOf: doc.nearDuplicateOf };
+  const record: IndexRecord = kept ? { ...kept, ...near } : {
         md5: urlMd5(req.url),
         url: req.url,
         originalUrl: req.originalUrl,
@@ -42,6 +43,7 @@ export function toDocument({ req, response, doc, kept }: Parsed, localPath: stri
         fetchedAt: new Date(response.startedAt).toISOString(),
         durationMs: response.durationMs,
         duplicateOf: doc.duplicateOf,
+        ...near,
         ...(response.truncated ? { truncated: true } : {}),
         links: doc.links,
       };

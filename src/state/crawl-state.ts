@@ -12,6 +12,8 @@ import { readJournal } from './read-journal.js';
 export interface KnownPage {
   readonly record: IndexRecord;
   readonly contentType: string | null;
+  /** False when the page said noindex: its record is kept, but not in the index. */
+  readonly indexed: boolean;
 }
 
 /** What a crawl into a repository starts from (SPEC §5, resume and recrawl). */
@@ -32,10 +34,18 @@ export interface CrawlState {
   /**
    * Reads the interrupted run's journal again: each indexed record it wrote goes to `onRecord` (to rebuild
    * the index exactly), and links of its last documents that may never have been admitted (lost with
-   * the last journal write) are put in {@link relinks}, to be admitted now.
+   * the last journal write) are put in {@link relinks}, to be admitted now. `onDocument` gets the
+   * record of every document, noindex ones too (to rebuild what the crawl knows of their content).
    */
-  replay(onRecord: (rec: IndexRecord) => void): Promise<void>;
-  /** Filled by {@link replay}: links and redirect targets of the interrupted run that may never have been admitted. */
+  replay(onRecord: (rec: IndexRecord) => void, onDocument?: (rec: IndexRecord) => void): Promise<void>;
+  /**
+   * Keeps the pages of the last crawl that `notDue` says are not to be requested now (adaptive
+   * recrawl): each is admitted and recorded in the journal as it was (so the next crawl knows it
+   * and a resume does not carry it twice), handed to `onRecord`, and its links put in
+   * {@link relinks}, so they still count. Returns how many were kept.
+   */
+  carryOver(notDue: (rec: IndexRecord) => boolean, onRecord: (page: KnownPage) => void): number;
+  /** Filled by {@link replay} and {@link carryOver}: links to admit (of the interrupted run, or of the pages kept without a request). */
   readonly relinks: readonly Candidate[];
   /** Marks the crawl complete: the next run into this repository is a recrawl. */
   complete(): Promise<void>;
@@ -64,7 +74,7 @@ export async function openCrawlState(repository: string, seen: SeenSet): Promise
   if (await endsCompleted(journalPath)) await rename(journalPath, previousPath);
 
   const known = new Map<string, KnownPage>();
-  for await (const e of readJournal(previousPath)) if (e[0] === 'd' && e[2] !== null) known.set(e[1], { record: e[2], contentType: e[3] });
+  for await (const e of readJournal(previousPath)) if (e[0] === 'd' && e[2] !== null) known.set(e[1], { record: e[2], contentType: e[3], indexed: e[4] !== false });
 
   const pending = new Map<string, CrawlRequest>();
   const hostCounts = new Map<string, number>();
@@ -80,7 +90,7 @@ export async function openCrawlState(repository: string, seen: SeenSet): Promise
       pending.set(url, { url, host, depth, originalUrl, redirects, attempt: 0 });
     } else if (e[0] === 'd' || e[0] === 'x' || e[0] === 'r') {
       pending.delete(e[1]);
-      if (e[0] === 'd') documents++;
+      if (e[0] === 'd' && e[5] !== true) documents++;
     }
   }
 
@@ -96,7 +106,7 @@ export async function openCrawlState(repository: string, seen: SeenSet): Promise
     hostCounts,
     journal,
     relinks,
-    async replay(onRecord) {
+    async replay(onRecord, onDocument) {
       // Only the last writes can have been lost: the links of the last documents and redirects are enough.
       const tail: Candidate[][] = [];
       let ends = 0;
@@ -105,6 +115,7 @@ export async function openCrawlState(repository: string, seen: SeenSet): Promise
         if (e[0] === 'd' && e[2] !== null) {
           const rec = e[2];
           if (e[4] !== false) onRecord(rec);
+          onDocument?.(rec);
           found = rec.links.map((link) => ({ href: link.url, url: link.url, vetted: true, depth: rec.depth + 1 }));
         } else if (e[0] === 'r') {
           const [, url, location, depth, originalUrl, redirects] = e;
@@ -114,6 +125,22 @@ export async function openCrawlState(repository: string, seen: SeenSet): Promise
         tail[ends++ % RELINK_TAIL] = found;
       }
       for (const found of tail) for (const c of found) if (c.url === undefined || !seen.has(c.url)) relinks.push(c);
+    },
+    carryOver(notDue, onRecord) {
+      let kept = 0;
+      for (const page of known.values()) {
+        const rec = page.record;
+        if (!notDue(rec) || seen.has(rec.url)) continue;
+        seen.add(rec.url);
+        const host = hostKey(rec.url);
+        hostCounts.set(host, (hostCounts.get(host) ?? 0) + 1);
+        journal.append(['a', rec.url, rec.depth, rec.originalUrl, 0]);
+        journal.append(['d', rec.url, rec, page.contentType, page.indexed, true]);
+        onRecord(page);
+        for (const link of rec.links) relinks.push({ href: link.url, url: link.url, vetted: true, base: rec.url, depth: rec.depth + 1 });
+        kept++;
+      }
+      return kept;
     },
     async complete() {
       journal.append(['end', new Date().toISOString()]);

@@ -12,9 +12,9 @@ export type JournalEvent =
   /**
    * A document was fetched: its record and Content-Type, kept for recrawl, and whether it is in the
    * index (false: noindex). Earlier journals wrote `null` for a noindex record and nothing after the
-   * Content-Type: both are still read.
+   * Content-Type: both are still read. `carried`: not requested, kept from the last crawl because it was not due (adaptive recrawl).
    */
-  | readonly ['d', url: string, record: IndexRecord | null, contentType: string | null, indexed?: boolean]
+  | readonly ['d', url: string, record: IndexRecord | null, contentType: string | null, indexed?: boolean, carried?: boolean]
   /** A request ended without a document: a failure or a skip. */
   | readonly ['x', url: string, kind: 'failed' | 'skipped']
   /** A redirect, with what its target inherits, so a resume can admit the target if that was lost. */

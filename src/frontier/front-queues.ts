@@ -1,0 +1,103 @@
+import type { BackQueue, Entry } from './back-queue.js';
+
+/** Levels a request's priority can take: the request codec keeps it in 4 bits. */
+export const MAX_PRIORITY_LEVELS = 16;
+
+/**
+ * Mercator's front queues inside one host's back queue: one queue per priority level (1 the
+ * lowest, K the highest), and a selector that takes from the higher levels more often without
+ * ever starving the lowest: a smooth weighted round robin (nginx's upstream selector) over the
+ * levels that hold requests, level L weighing 2^(L−1). With levels 1 and 4 both waiting, 8 of
+ * every 9 requests come from level 4 and the 9th from level 1, interleaved rather than in bursts.
+ * The same selection decides which end is "next" for both orders: `popFront`/`frontSeq` for
+ * breadth-first, `popBack`/`backSeq` for depth-first, so the frontier's ready heap, which compares
+ * the arrival number of each host's next request, works as with one queue.
+ *
+ * @example
+ * const q = new FrontQueues(4, (r: { level: number }) => r.level, () => new ObjectQueue());
+ * q.pushBack({ level: 1 }, 0); q.pushBack({ level: 4 }, 1);
+ * q.popFront() //=> { req: { level: 4 }, seq: 1 }
+ */
+export class FrontQueues<R> implements BackQueue<R> {
+  private readonly queues: (BackQueue<R> | undefined)[];
+  /** The selector's running credit of each level. */
+  private readonly credit: number[];
+  size = 0;
+
+  constructor(
+    levels: number,
+    private readonly levelOf: (req: R) => number,
+    private readonly make: () => BackQueue<R>,
+  ) {
+    this.queues = new Array<BackQueue<R> | undefined>(levels).fill(undefined);
+    this.credit = new Array<number>(levels).fill(0);
+  }
+
+  pushBack(req: R, seq: number): void {
+    this.queueFor(req).pushBack(req, seq);
+    this.size++;
+  }
+
+  pushFront(req: R, seq: number): void {
+    this.queueFor(req).pushFront(req, seq);
+    this.size++;
+  }
+
+  popFront(): Entry<R> | undefined {
+    return this.take((q) => q.popFront());
+  }
+
+  popBack(): Entry<R> | undefined {
+    return this.take((q) => q.popBack());
+  }
+
+  frontSeq(): number {
+    return this.queues[this.selected()]!.frontSeq();
+  }
+
+  backSeq(): number {
+    return this.queues[this.selected()]!.backSeq();
+  }
+
+  *requests(): IterableIterator<R> {
+    for (const q of this.queues) if (q !== undefined) yield* q.requests();
+  }
+
+  /** The level the next take will use: the highest credit after this round's weights are added; ties go to the higher level. */
+  private selected(): number {
+    let best = -1;
+    let bestCredit = -Infinity;
+    for (let i = this.queues.length - 1; i >= 0; i--) {
+      if ((this.queues[i]?.size ?? 0) === 0) continue;
+      const c = this.credit[i]! + 2 ** i;
+      if (c > bestCredit) {
+        best = i;
+        bestCredit = c;
+      }
+    }
+    return best;
+  }
+
+  private take(pop: (q: BackQueue<R>) => Entry<R> | undefined): Entry<R> | undefined {
+    if (this.size === 0) return undefined;
+    const pick = this.selected();
+    let total = 0;
+    for (let i = 0; i < this.queues.length; i++) {
+      if ((this.queues[i]?.size ?? 0) === 0) continue;
+      this.credit[i]! += 2 ** i;
+      total += 2 ** i;
+    }
+    this.credit[pick]! -= total;
+    const queue = this.queues[pick]!;
+    const entry = pop(queue);
+    this.size--;
+    // An emptied level leaves the round: its credit would otherwise stay owed to it or by it.
+    if (queue.size === 0) this.credit[pick] = 0;
+    return entry;
+  }
+
+  private queueFor(req: R): BackQueue<R> {
+    const at = Math.min(this.queues.length, Math.max(1, this.levelOf(req))) - 1;
+    return (this.queues[at] ??= this.make());
+  }
+}

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { hammingDistance } from '../parse/simhash.js';
+import { NearDuplicateIndex } from './near-duplicate-index.js';
+
+/** A deterministic stream of 32-bit words (xorshift), so a failure can be replayed. */
+function words(seed: number): () => number {
+  let x = seed;
+  return () => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return x >>> 0;
+  };
+}
+const hex = (hi: number, lo: number): string => hi.toString(16).padStart(8, '0') + lo.toString(16).padStart(8, '0');
+function flip(h: string, bits: readonly number[]): string {
+  let hi = parseInt(h.slice(0, 8), 16), lo = parseInt(h.slice(8), 16);
+  for (const b of bits) if (b < 32) lo = (lo ^ (1 << b)) >>> 0; else hi = (hi ^ (1 << (b - 32))) >>> 0;
+  return hex(hi, lo);
+}
+
+describe('NearDuplicateIndex', () => {
+  it.each([0, 1, 3, 6])('with k = %i finds exactly the earliest page a scan of all pages finds', (k) => {
+    const next = words(0x1234567 + k);
+    const index = new NearDuplicateIndex(k);
+    const pages: string[] = [];
+    for (let i = 0; i < 1500; i++) {
+      // Every third page is a copy of an earlier one with up to k + 1 bits flipped, at any positions.
+      const base = i % 3 === 2 ? pages[next() % pages.length]! : hex(next(), next());
+      const h = i % 3 === 2 ? flip(base, Array.from({ length: next() % (k + 2) }, () => next() % 64)) : base;
+      const scan = pages.findIndex((p) => hammingDistance(p, h) <= k);
+      expect(index.find(h)).toBe(scan < 0 ? undefined : `http://h.test/${scan}`);
+      index.add(h, `http://h.test/${i}`);
+      pages.push(h);
+    }
+    expect(index.size).toBe(1500);
+  });
+
+  it('does not answer a page with itself, and refuses a k it cannot index soundly', () => {
+    const index = new NearDuplicateIndex(3);
+    index.add('00000000ffffffff', 'http://a.test/');
+    expect(index.find('00000000fffffff8', 'http://a.test/')).toBeUndefined();
+    expect(index.find('00000000fffffff8', 'http://b.test/')).toBe('http://a.test/');
+    expect(() => new NearDuplicateIndex(7)).toThrow('near-duplicate bits must be 0 to 6, not 7');
+  });
+});

@@ -1,0 +1,110 @@
+import { popcount32 } from '../parse/simhash.js';
+
+/** Bits of a table's bucket number: 65,536 chains per table. */
+const BUCKET_BITS = 16;
+/** Beyond this, blocks get so short that every lookup walks long chains (8 bits at k = 7). */
+export const MAX_NEAR_DUPLICATE_BITS = 6;
+
+/**
+ * The pages seen so far by their 64-bit SimHash, answering "is there an earlier page within k
+ * bits?" without scanning them all: Manku, Jain and Das Sarma's permuted tables in their simplest
+ * form. The 64 bits are cut into k + 1 blocks; two hashes within k bits agree exactly on at least
+ * one block (k differing bits cannot touch k + 1 blocks), so each of k + 1 tables chains the pages
+ * by one block, and a lookup walks only the k + 1 chains of its own blocks, checking the distance
+ * of each page there. Bytes per page: 8 (the hash) + 4 × (k + 1) (a chain link per table) + 4 and
+ * the URL's length (a packed ASCII arena), so 28 + URL bytes at k = 3, plus the arrays' growth
+ * slack (at most half again); fixed: 256 KiB of chain heads per table (1 MiB at k = 3).
+ *
+ * @example
+ * const index = new NearDuplicateIndex(3);
+ * index.add('0f0f0f0f0f0f0f0f', 'http://a.test/');
+ * index.find('0f0f0f0f0f0f0f0e') //=> 'http://a.test/'
+ */
+export class NearDuplicateIndex {
+  private readonly blocks: readonly (readonly [start: number, length: number])[];
+  private readonly heads: Int32Array[];
+  private next: Int32Array[];
+  private hashes = new Uint32Array(2048);
+  private urlEnds = new Uint32Array(1024);
+  private urls = Buffer.allocUnsafeSlow(65536);
+  private urlBytes = 0;
+  size = 0;
+
+  constructor(readonly bits: number) {
+    if (!Number.isInteger(bits) || bits < 0 || bits > MAX_NEAR_DUPLICATE_BITS) throw new RangeError(`near-duplicate bits must be 0 to ${MAX_NEAR_DUPLICATE_BITS}, not ${bits}`);
+    const count = bits + 1;
+    this.blocks = Array.from({ length: count }, (_, i) => {
+      const start = Math.floor((64 * i) / count);
+      return [start, Math.floor((64 * (i + 1)) / count) - start] as const;
+    });
+    this.heads = this.blocks.map(() => new Int32Array(1 << BUCKET_BITS).fill(-1));
+    this.next = this.blocks.map(() => new Int32Array(1024));
+  }
+
+  /** Remembers a page's hash (16 hex digits). */
+  add(simhash: string, url: string): void {
+    const hi = parseInt(simhash.slice(0, 8), 16), lo = parseInt(simhash.slice(8), 16);
+    const id = this.size++;
+    if (2 * id + 2 > this.hashes.length) this.grow();
+    this.hashes[2 * id] = hi;
+    this.hashes[2 * id + 1] = lo;
+    for (let t = 0; t < this.blocks.length; t++) {
+      const bucket = this.bucket(t, hi, lo);
+      this.next[t]![id] = this.heads[t]![bucket]!;
+      this.heads[t]![bucket] = id;
+    }
+    const need = this.urlBytes + url.length;
+    if (need > this.urls.length) {
+      const wider = Buffer.allocUnsafeSlow(Math.max(need, 2 * this.urls.length));
+      this.urls.copy(wider, 0, 0, this.urlBytes);
+      this.urls = wider;
+    }
+    this.urlBytes += this.urls.write(url, this.urlBytes, 'latin1');
+    this.urlEnds[id] = this.urlBytes;
+  }
+
+  /** The URL of the earliest page within `bits` of `simhash` (other than `self`), or undefined. */
+  find(simhash: string, self?: string): string | undefined {
+    const hi = parseInt(simhash.slice(0, 8), 16), lo = parseInt(simhash.slice(8), 16);
+    let best = -1;
+    for (let t = 0; t < this.blocks.length; t++) {
+      for (let id = this.heads[t]![this.bucket(t, hi, lo)]!; id >= 0; id = this.next[t]![id]!) {
+        if (best >= 0 && id >= best) continue;
+        const d = popcount32(this.hashes[2 * id]! ^ hi) + popcount32(this.hashes[2 * id + 1]! ^ lo);
+        if (d <= this.bits && this.urlOf(id) !== self) best = id;
+      }
+    }
+    return best < 0 ? undefined : this.urlOf(best);
+  }
+
+  private urlOf(id: number): string {
+    return this.urls.toString('latin1', id === 0 ? 0 : this.urlEnds[id - 1], this.urlEnds[id]);
+  }
+
+  /** Block `t` of the hash (its first 32 bits when longer), spread over the table's buckets. */
+  private bucket(t: number, hi: number, lo: number): number {
+    const [start, length] = this.blocks[t]!;
+    const take = Math.min(length, 32);
+    let value: number;
+    if (start >= 32) value = hi >>> (start - 32);
+    else if (start === 0) value = lo;
+    else value = (lo >>> start) | (hi << (32 - start));
+    if (take < 32) value &= (1 << take) - 1;
+    return Math.imul(value, 0x9e3779b1) >>> (32 - BUCKET_BITS);
+  }
+
+  private grow(): void {
+    const capacity = this.hashes.length; // pages × 2
+    const hashes = new Uint32Array(capacity * 2);
+    hashes.set(this.hashes);
+    this.hashes = hashes;
+    const ends = new Uint32Array(capacity);
+    ends.set(this.urlEnds);
+    this.urlEnds = ends;
+    this.next = this.next.map((chain) => {
+      const wider = new Int32Array(capacity);
+      wider.set(chain);
+      return wider;
+    });
+  }
+}

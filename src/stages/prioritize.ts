@@ -1,0 +1,29 @@
+import { map, type OperatorFunction } from 'rxjs';
+import type { CrawlRequest } from '../frontier/crawl-request.js';
+import type { PrioritizedRequest, Prioritizer, PriorityContext } from '../frontier/prioritizer.js';
+import type { Admissible } from './admissible.js';
+
+/**
+ * Gives each admitted request its priority level (SPEC §10), which picks its front queue in its
+ * host's back queue. Placed after the seen-set.
+ *
+ * @example
+ * pipe(dedup(seen, report, started, levelRose(prioritizer, ctx)), prioritize(prioritizer, ctx))
+ */
+export function prioritize(prioritizer: Prioritizer, ctx: PriorityContext): OperatorFunction<CrawlRequest, CrawlRequest> {
+  return map((req) => ({ ...req, level: levelIn(prioritizer(req, ctx), ctx.levels) }));
+}
+
+/**
+ * For the seen-set: whether the link just counted raised a still-pending URL's level, so that it
+ * is queued again at its new level (and its older entry skipped when pulled).
+ */
+export function levelRose(prioritizer: Prioritizer, ctx: PriorityContext): (a: Admissible) => boolean {
+  return (a) => {
+    const req: PrioritizedRequest = { url: a.url, depth: a.candidate.depth };
+    const before: PriorityContext = { levels: ctx.levels, inLinks: (url) => Math.max(0, ctx.inLinks(url) - 1) };
+    return levelIn(prioritizer(req, ctx), ctx.levels) > levelIn(prioritizer(req, before), ctx.levels);
+  };
+}
+
+const levelIn = (level: number, levels: number): number => Math.min(levels, Math.max(1, Math.floor(level) || 1));

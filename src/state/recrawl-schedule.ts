@@ -1,0 +1,66 @@
+import type { RecrawlPolicy } from '../config/config.js';
+import type { IndexRecord } from '../output/record.js';
+
+const HOUR_MS = 3_600_000;
+/** Interval × this when a recrawl finds the page unchanged, ÷ this when changed (see the README's argument). */
+export const ADAPT_FACTOR = 1.5;
+
+export interface RecrawlScheduleOptions {
+  readonly policy: RecrawlPolicy;
+  /** A new page's first interval, and every page's under the fixed policy. */
+  readonly periodHours: number;
+  readonly minIntervalHours: number;
+  readonly maxIntervalHours: number;
+  /** The crawl's clock (milliseconds since the epoch): injectable, so tests need not wait for hours. */
+  readonly now: () => number;
+}
+
+/**
+ * When each page is next due (SPEC §10). Fixed: every page every `period`. Adaptive: each page
+ * carries its own interval, divided by 1.5 when a recrawl finds it changed and multiplied by 1.5
+ * when unchanged (304, or the same content MD5), clamped to [min-interval, max-interval]; a new
+ * page starts at `period`. The interval and the due time travel in the page's record
+ * (`fetchIntervalHours`, `nextFetch`), so the journal keeps them from one crawl to the next.
+ *
+ * @example
+ * const s = new RecrawlSchedule({ policy: 'adaptive', periodHours: 72, minIntervalHours: 1, maxIntervalHours: 720, now: Date.now });
+ * s.schedule(record, previousRecord, true).fetchIntervalHours //=> 108
+ */
+export class RecrawlSchedule {
+  /** The earliest due time of the pages scheduled or carried over so far (ms), or undefined. */
+  earliest: number | undefined;
+
+  constructor(private readonly opts: RecrawlScheduleOptions) {}
+
+  get adaptive(): boolean {
+    return this.opts.policy === 'adaptive';
+  }
+
+  /** Whether a page of the last crawl is to be requested now: always under the fixed policy, and for records that predate the schedule. */
+  isDue(rec: IndexRecord): boolean {
+    return !this.adaptive || rec.nextFetch === undefined || Date.parse(rec.nextFetch) <= this.opts.now();
+  }
+
+  /** A page fetched now, with its next interval and due time; `previous` is its record of the last crawl, if any. */
+  schedule(rec: IndexRecord, previous: IndexRecord | undefined, unchanged: boolean): IndexRecord {
+    const o = this.opts;
+    let hours = o.periodHours;
+    if (this.adaptive && previous !== undefined) {
+      const last = previous.fetchIntervalHours ?? o.periodHours;
+      const same = unchanged || previous.contentMd5 === rec.contentMd5;
+      hours = Math.min(o.maxIntervalHours, Math.max(o.minIntervalHours, same ? last * ADAPT_FACTOR : last / ADAPT_FACTOR));
+    }
+    const due = o.now() + hours * HOUR_MS;
+    this.note(due);
+    return { ...rec, fetchIntervalHours: hours, nextFetch: new Date(due).toISOString() };
+  }
+
+  /** Counts a page that is not requested this time (not due) towards {@link earliest}. */
+  carry(rec: IndexRecord): void {
+    if (rec.nextFetch !== undefined) this.note(Date.parse(rec.nextFetch));
+  }
+
+  private note(due: number): void {
+    if (this.earliest === undefined || due < this.earliest) this.earliest = due;
+  }
+}
