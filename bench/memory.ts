@@ -22,6 +22,10 @@ import { dedup } from '../src/stages/dedup.js';
 import { normalizeLinks } from '../src/stages/normalize-links.js';
 import { normalizeUrl } from '../src/url/normalize-url.js';
 import { crawlRequestCodec } from '../src/frontier/request-codec.js';
+import { inLinkCounts } from '../src/frontier/in-link-counts.js';
+import { defaultPrioritizer } from '../src/frontier/prioritizer.js';
+import { countInLinks } from '../src/stages/count-in-links.js';
+import { prioritize } from '../src/stages/prioritize.js';
 
 setFlagsFromString('--expose-gc'); // so that plain `tsx bench/memory.ts` works too
 const gc = (globalThis.gc ?? runInNewContext('gc')) as () => void;
@@ -87,6 +91,18 @@ function admitInto(frontier: Frontier<CrawlRequest>, candidates: Iterable<Candid
   return frontier.size;
 }
 
+/** As the crawl admits with priority-levels 4 (in-links counted, a level per request); `spread` puts every 4th URL on each level instead. */
+function admitWithLevels(frontier: Frontier<CrawlRequest>, candidates: Iterable<Candidate>, spread: boolean): number {
+  const seen = fingerprintSet(1 << 22);
+  const counts = inLinkCounts();
+  const ctx = { levels: 4, inLinks: (url: string) => counts.get(url) };
+  let n = 0;
+  from(candidates)
+    .pipe(normalizeLinks(noReport), countInLinks(counts), dedup(seen, noReport), prioritize(defaultPrioritizer, ctx))
+    .subscribe((req) => frontier.push(spread ? { ...req, level: 1 + (n++ % 4) } : req));
+  return frontier.size;
+}
+
 const perUrl = (bytes: number, n = URLS): number => Math.round((bytes / n) * 10) / 10;
 const verdict = (bytes: number, target: number): string =>
   bytes <= target ? `meets the ${target}-byte target` : `MISSES the ${target}-byte target by ${Math.round(bytes - target)} bytes (${(bytes / target).toFixed(1)}×)`;
@@ -113,4 +129,17 @@ for (const [name, candidates] of [['flat hrefs', flatCandidates], ['hrefs from p
     const per = run.bytes / run.kept.size;
     console.log(`pending ${packed ? '(packed, as crawled)' : '(as objects)      '} ${perUrl(run.bytes, run.kept.size)} bytes per pending URL, ${name}: ${verdict(per, PENDING_TARGET)}`);
   }
+}
+
+// Front queues (priority-levels 4, SPEC §10): the in-link sketch (1 MiB, fixed) is measured apart from the queues.
+const sketch = grown(() => inLinkCounts());
+console.log(`in-link counts  ${(sketch.bytes / 2 ** 20).toFixed(2)} MiB, whatever the number of URLs`);
+for (const spread of ['one level', false, true] as const) {
+  const run = grown(() => {
+    const frontier = hostFrontier<CrawlRequest>({ order: 'bfs', politeness: { delayMs: () => 0 }, codec: crawlRequestCodec, levels: spread === 'one level' ? 1 : 4, levelOf: (r) => r.level ?? 1 });
+    admitWithLevels(frontier, flatCandidates(), spread === true);
+    return frontier;
+  });
+  const per = (run.bytes - sketch.bytes) / run.kept.size;
+  console.log(`pending (packed, 4 levels, ${spread ? 'a quarter on each level' : 'levels as crawled'}) ${perUrl(run.bytes - sketch.bytes, run.kept.size)} bytes per pending URL, flat hrefs: ${verdict(per, PENDING_TARGET)}`);
 }

@@ -4,7 +4,7 @@ import { FrontQueues } from './front-queues.js';
 import { hostFrontier } from './host-frontier.js';
 
 interface Req { readonly host: string; readonly url: string; readonly level: number }
-const queues = (levels: number) => new FrontQueues<Req>(levels, (r) => r.level, () => new ObjectQueue());
+const queues = (levels: number) => new FrontQueues<Req>(levels, (r) => r.level, () => new ObjectQueue(), 'h');
 const req = (url: string, level: number): Req => ({ host: 'h', url, level });
 
 describe('FrontQueues', () => {

@@ -14,24 +14,27 @@ export const MAX_PRIORITY_LEVELS = 16;
  * the arrival number of each host's next request, works as with one queue.
  *
  * @example
- * const q = new FrontQueues(4, (r: { level: number }) => r.level, () => new ObjectQueue());
+ * const q = new FrontQueues(4, (r: { level: number }) => r.level, () => new ObjectQueue(), 'a.test');
  * q.pushBack({ level: 1 }, 0); q.pushBack({ level: 4 }, 1);
  * q.popFront() //=> { req: { level: 4 }, seq: 1 }
  */
 export class FrontQueues<R> implements BackQueue<R> {
-  private readonly queues: (BackQueue<R> | undefined)[];
+  // Most hosts only ever hold requests of one level: they get that level's queue alone, and the
+  // arrays of every level only when a second level arrives (a few hundred bytes a host saved).
+  private only: BackQueue<R> | undefined;
+  private onlyLevel = 0;
+  private queues: (BackQueue<R> | undefined)[] | undefined;
   /** The selector's running credit of each level. */
-  private readonly credit: number[];
+  private credit: number[] | undefined;
   size = 0;
 
   constructor(
-    levels: number,
+    private readonly levels: number,
     private readonly levelOf: (req: R) => number,
-    private readonly make: () => BackQueue<R>,
-  ) {
-    this.queues = new Array<BackQueue<R> | undefined>(levels).fill(undefined);
-    this.credit = new Array<number>(levels).fill(0);
-  }
+    /** Makes one level's queue for the host `name`: shared by every host of a frontier. */
+    private readonly make: (name: string) => BackQueue<R>,
+    private readonly name: string,
+  ) {}
 
   pushBack(req: R, seq: number): void {
     this.queueFor(req).pushBack(req, seq);
@@ -52,24 +55,31 @@ export class FrontQueues<R> implements BackQueue<R> {
   }
 
   frontSeq(): number {
-    return this.queues[this.selected()]!.frontSeq();
+    return this.next().frontSeq();
   }
 
   backSeq(): number {
-    return this.queues[this.selected()]!.backSeq();
+    return this.next().backSeq();
   }
 
   *requests(): IterableIterator<R> {
-    for (const q of this.queues) if (q !== undefined) yield* q.requests();
+    if (this.only !== undefined) yield* this.only.requests();
+    for (const q of this.queues ?? []) if (q !== undefined) yield* q.requests();
+  }
+
+  /** The queue the next take will use. */
+  private next(): BackQueue<R> {
+    return this.only ?? this.queues![this.selected()]!;
   }
 
   /** The level the next take will use: the highest credit after this round's weights are added; ties go to the higher level. */
   private selected(): number {
+    const queues = this.queues!, credit = this.credit!;
     let best = -1;
     let bestCredit = -Infinity;
-    for (let i = this.queues.length - 1; i >= 0; i--) {
-      if ((this.queues[i]?.size ?? 0) === 0) continue;
-      const c = this.credit[i]! + 2 ** i;
+    for (let i = queues.length - 1; i >= 0; i--) {
+      if ((queues[i]?.size ?? 0) === 0) continue;
+      const c = credit[i]! + 2 ** i;
       if (c > bestCredit) {
         best = i;
         bestCredit = c;
@@ -80,24 +90,37 @@ export class FrontQueues<R> implements BackQueue<R> {
 
   private take(pop: (q: BackQueue<R>) => Entry<R> | undefined): Entry<R> | undefined {
     if (this.size === 0) return undefined;
+    this.size--;
+    if (this.only !== undefined) return pop(this.only);
+    const queues = this.queues!, credit = this.credit!;
     const pick = this.selected();
     let total = 0;
-    for (let i = 0; i < this.queues.length; i++) {
-      if ((this.queues[i]?.size ?? 0) === 0) continue;
-      this.credit[i]! += 2 ** i;
+    for (let i = 0; i < queues.length; i++) {
+      if ((queues[i]?.size ?? 0) === 0) continue;
+      credit[i]! += 2 ** i;
       total += 2 ** i;
     }
-    this.credit[pick]! -= total;
-    const queue = this.queues[pick]!;
+    credit[pick]! -= total;
+    const queue = queues[pick]!;
     const entry = pop(queue);
-    this.size--;
     // An emptied level leaves the round: its credit would otherwise stay owed to it or by it.
-    if (queue.size === 0) this.credit[pick] = 0;
+    if (queue.size === 0) credit[pick] = 0;
     return entry;
   }
 
   private queueFor(req: R): BackQueue<R> {
-    const at = Math.min(this.queues.length, Math.max(1, this.levelOf(req))) - 1;
-    return (this.queues[at] ??= this.make());
+    const at = Math.min(this.levels, Math.max(1, this.levelOf(req))) - 1;
+    if (this.queues === undefined) {
+      if (this.only === undefined || this.only.size === 0) {
+        if (this.only === undefined || this.onlyLevel !== at) this.only = this.make(this.name);
+        this.onlyLevel = at;
+      }
+      if (at === this.onlyLevel) return this.only;
+      this.queues = new Array<BackQueue<R> | undefined>(this.levels).fill(undefined);
+      this.credit = new Array<number>(this.levels).fill(0);
+      this.queues[this.onlyLevel] = this.only;
+      this.only = undefined;
+    }
+    return (this.queues[at] ??= this.make(this.name));
   }
 }

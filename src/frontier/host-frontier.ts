@@ -59,11 +59,10 @@ class HostQueue<R> implements HeapSlot {
   /** Times from which each free slot may be used again. */
   readonly free: number[];
 
-  constructor(readonly name: string, slots: number, opts: FrontierOptions<R>) {
+  constructor(readonly name: string, slots: number, opts: FrontierOptions<R>, make: (name: string) => BackQueue<R>) {
     this.free = new Array<number>(slots).fill(0);
-    const { codec, levels = 1, levelOf } = opts;
-    const make = (): BackQueue<R> => (codec ? new PackedQueue(name, codec) : new ObjectQueue());
-    this.queue = levels > 1 && levelOf ? new FrontQueues(levels, levelOf, make) : make();
+    const { levels = 1, levelOf } = opts;
+    this.queue = levels > 1 && levelOf ? new FrontQueues(levels, levelOf, make, name) : make(name);
   }
 
   readyAt(): number {
@@ -103,11 +102,14 @@ class HostFrontier<R extends { readonly host: string }> implements Frontier<R> {
   private seq = 0;
   private pendingCount = 0;
   private releases = 0;
+  private readonly makeQueue: (name: string) => BackQueue<R>;
 
   constructor(private readonly opts: FrontierOptions<R>) {
     this.dfs = opts.order === 'dfs';
     this.maxSize = opts.maxSize ?? 0;
     this.slots = Math.max(1, opts.maxPerHost ?? 1);
+    const codec = opts.codec;
+    this.makeQueue = codec ? (name) => new PackedQueue(name, codec) : () => new ObjectQueue();
     // Ready hosts are ordered by the arrival of the URL each would give next: oldest first, or newest for DFS.
     this.ready = new IndexedHeap<HostQueue<R>>(
       this.dfs
@@ -191,7 +193,7 @@ class HostFrontier<R extends { readonly host: string }> implements Frontier<R> {
   private enqueue(req: R, seq: number, atHead: boolean): void {
     let host = this.hostQueues.get(req.host);
     if (host === undefined) {
-      host = new HostQueue<R>(req.host, this.slots, this.opts);
+      host = new HostQueue<R>(req.host, this.slots, this.opts, this.makeQueue);
       this.hostQueues.set(req.host, host);
     }
     // The head, where the next request is taken, is the front for FIFO and the back for LIFO.
