@@ -85,7 +85,8 @@ export function defaultUnit(ctx: CrawlContext): OperatorFunction<CrawlRequest, O
       if (!('kind' in value) || value.kind === 'fetched' || value.kind === 'parsed') throw new Error(`unit ended with an unfinished ${'kind' in value ? value.kind : 'request'}`);
       return value;
     }),
-    scheduleRecrawl(ctx.schedule, ctx.state.known),
+    // Under the fixed policy every page is due at every recrawl: nothing to schedule.
+    ctx.schedule.adaptive ? scheduleRecrawl(ctx.schedule, ctx.state.known) : identity,
   );
 }
 

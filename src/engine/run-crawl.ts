@@ -107,7 +107,7 @@ export async function runCrawl(config: CrawlerConfig, log: CrawlLogger, opts: Ru
   // Pages this run did not fetch itself (an interrupted run did, or they were not due) count for
   // near-duplicates and for the next recrawl as if it had.
   const remember = (rec: IndexRecord): void => {
-    if (rec.simhash != null && rec.duplicateOf === null) ctx.near.index.add(rec.simhash, rec.url);
+    if (rec.simhash != null && rec.duplicateOf === null && rec.nearDuplicateOf == null) ctx.near.index.add(rec.simhash, rec.url);
     ctx.schedule.carry(rec);
   };
   try {

@@ -26,6 +26,8 @@ export class FrontQueues<R> implements BackQueue<R> {
   private queues: (BackQueue<R> | undefined)[] | undefined;
   /** The selector's running credit of each level. */
   private credit: number[] | undefined;
+  /** The level {@link selected} chose, until a take or a newly waiting level changes it (the ready heap asks often). */
+  private chosen = -1;
   size = 0;
 
   constructor(
@@ -74,6 +76,7 @@ export class FrontQueues<R> implements BackQueue<R> {
 
   /** The level the next take will use: the highest credit after this round's weights are added; ties go to the higher level. */
   private selected(): number {
+    if (this.chosen >= 0) return this.chosen;
     const queues = this.queues!, credit = this.credit!;
     let best = -1;
     let bestCredit = -Infinity;
@@ -85,7 +88,7 @@ export class FrontQueues<R> implements BackQueue<R> {
         bestCredit = c;
       }
     }
-    return best;
+    return (this.chosen = best);
   }
 
   private take(pop: (q: BackQueue<R>) => Entry<R> | undefined): Entry<R> | undefined {
@@ -101,6 +104,7 @@ export class FrontQueues<R> implements BackQueue<R> {
       total += 2 ** i;
     }
     credit[pick]! -= total;
+    this.chosen = -1;
     const queue = queues[pick]!;
     const entry = pop(queue);
     // An emptied level leaves the round: its credit would otherwise stay owed to it or by it.
@@ -121,6 +125,8 @@ export class FrontQueues<R> implements BackQueue<R> {
       this.queues[this.onlyLevel] = this.only;
       this.only = undefined;
     }
-    return (this.queues[at] ??= this.make(this.name));
+    const queue = (this.queues[at] ??= this.make(this.name));
+    if (queue.size === 0) this.chosen = -1; // a level joins the round
+    return queue;
   }
 }

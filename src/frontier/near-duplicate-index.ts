@@ -63,18 +63,20 @@ export class NearDuplicateIndex {
     this.urlEnds[id] = this.urlBytes;
   }
 
-  /** The URL of the earliest page within `bits` of `simhash` (other than `self`), or undefined. */
+  /**
+   * The URL of a page within `bits` of `simhash` (other than `self`), or undefined: the first one
+   * met, the latest added of its chain. A crawl adds only pages that have no near-duplicate yet, so
+   * chains stay short even on a site of near-identical pages.
+   */
   find(simhash: string, self?: string): string | undefined {
     const hi = parseInt(simhash.slice(0, 8), 16), lo = parseInt(simhash.slice(8), 16);
-    let best = -1;
     for (let t = 0; t < this.blocks.length; t++) {
       for (let id = this.heads[t]![this.bucket(t, hi, lo)]!; id >= 0; id = this.next[t]![id]!) {
-        if (best >= 0 && id >= best) continue;
         const d = popcount32(this.hashes[2 * id]! ^ hi) + popcount32(this.hashes[2 * id + 1]! ^ lo);
-        if (d <= this.bits && this.urlOf(id) !== self) best = id;
+        if (d <= this.bits && this.urlOf(id) !== self) return this.urlOf(id);
       }
     }
-    return best < 0 ? undefined : this.urlOf(best);
+    return undefined;
   }
 
   private urlOf(id: number): string {

@@ -59,13 +59,13 @@ describe('SimHash of the visible text', () => {
     expect(Math.min(...rows.filter((r) => !r.near).map((r) => r.distance))).toBeGreaterThan(4 * BITS);
   });
 
-  it('the index finds the same pairs as comparing every pair', () => {
+  it('the index finds a near-duplicate exactly when comparing every pair does', () => {
     const files = [...new Set(pairs.flatMap((p) => [p.a, p.b]))];
     const index = new NearDuplicateIndex(BITS);
     for (const file of files) {
       const h = simhashOf(file);
-      const brute = files.slice(0, files.indexOf(file)).find((earlier) => hammingDistance(simhashOf(earlier), h) <= BITS);
-      expect(index.find(h, file), file).toBe(brute);
+      const brute = files.slice(0, files.indexOf(file)).some((earlier) => hammingDistance(simhashOf(earlier), h) <= BITS);
+      expect(index.find(h, file) !== undefined, file).toBe(brute);
       index.add(h, file);
     }
   });

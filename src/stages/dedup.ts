@@ -19,7 +19,8 @@ export function dedup(seen: SeenSet, report: DropReport, started?: SeenSet, reco
   return pipe(
     map((a: Admissible): CrawlRequest | undefined => {
       const isNew = seen.add(a.url);
-      if (!isNew && (started === undefined || started.has(a.url) || (reconsider !== undefined && !reconsider(a)))) {
+      // `reconsider` first: it is cheaper than a look-up in `started`, and mostly says no.
+      if (!isNew && (started === undefined || (reconsider !== undefined && !reconsider(a)) || started.has(a.url))) {
         report('duplicate', a.url);
         return undefined;
       }

@@ -59,7 +59,8 @@ export function documentInfo(req: CrawlRequest, d: DocumentDescription, contentS
   let nearDuplicateOf: string | null = null;
   if (near !== undefined && d.simhash !== null && duplicateOf === null) {
     nearDuplicateOf = near.index.find(d.simhash, req.url) ?? null;
-    if (first === undefined) near.index.add(d.simhash, req.url);
+    // A near-duplicate is found through the page it is near to: only pages unlike any before are added.
+    if (first === undefined && nearDuplicateOf === null) near.index.add(d.simhash, req.url);
   }
   // A copy of a page already crawled still lists its links (SPEC §6), but they are not taken again.
   const taken = duplicateOf === null && !(nearDuplicateOf !== null && near?.skipLinks === true);

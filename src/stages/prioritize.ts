@@ -19,9 +19,9 @@ export function prioritize(prioritizer: Prioritizer, ctx: PriorityContext): Oper
  * is queued again at its new level (and its older entry skipped when pulled).
  */
 export function levelRose(prioritizer: Prioritizer, ctx: PriorityContext): (a: Admissible) => boolean {
+  const before: PriorityContext = { levels: ctx.levels, inLinks: (url) => Math.max(0, ctx.inLinks(url) - 1) };
   return (a) => {
     const req: PrioritizedRequest = { url: a.url, depth: a.candidate.depth };
-    const before: PriorityContext = { levels: ctx.levels, inLinks: (url) => Math.max(0, ctx.inLinks(url) - 1) };
     return levelIn(prioritizer(req, ctx), ctx.levels) > levelIn(prioritizer(req, before), ctx.levels);
   };
 }

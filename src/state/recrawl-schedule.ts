@@ -16,7 +16,7 @@ export interface RecrawlScheduleOptions {
 }
 
 /**
- * When each page is next due (SPEC §10). Fixed: every page every `period`. Adaptive: each page
+ * When each page is next due (SPEC §10). Fixed: every page every `period` (nothing to keep per page). Adaptive: each page
  * carries its own interval, divided by 1.5 when a recrawl finds it changed and multiplied by 1.5
  * when unchanged (304, or the same content MD5), clamped to [min-interval, max-interval]; a new
  * page starts at `period`. The interval and the due time travel in the page's record
