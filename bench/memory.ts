@@ -141,5 +141,5 @@ for (const spread of ['one level', false, true] as const) {
     return frontier;
   });
   const per = (run.bytes - sketch.bytes) / run.kept.size;
-  console.log(`pending (packed, 4 levels, ${spread ? 'a quarter on each level' : 'levels as crawled'}) ${perUrl(run.bytes - sketch.bytes, run.kept.size)} bytes per pending URL, flat hrefs: ${verdict(per, PENDING_TARGET)}`);
+  console.log(`pending (packed, ${spread === 'one level' ? '1 level, same admission' : spread ? '4 levels, a quarter on each' : '4 levels, levels as crawled'}) ${perUrl(run.bytes - sketch.bytes, run.kept.size)} bytes per pending URL, flat hrefs: ${verdict(per, PENDING_TARGET)}`);
 }

@@ -23,6 +23,7 @@ export function logOutcomes(log: CrawlLogger): MonoTypeOperatorFunction<Outcome>
               ...(out.indexed ? {} : { noindex: true }),
               ...(out.truncated ? { truncated: true } : {}),
               ...(out.doc.duplicateOf !== null ? { duplicateOf: out.doc.duplicateOf } : {}),
+              ...(out.doc.nearDuplicateOf !== null ? { nearDuplicateOf: out.doc.nearDuplicateOf } : {}),
             },
             'fetched',
           );

@@ -64,4 +64,34 @@ describe('openCrawlState', () => {
     await state.journal.close();
     expect((await readFile(journal(), 'utf8')).split('\n')[0]).toMatch(/^\["start",/);
   });
+
+  it('carries over the pages a recrawl does not request: journaled once, links to admit, not counted as fetched on resume', async () => {
+    const first = await openCrawlState(repo, fingerprintSet());
+    for (const [url, noindex] of [['http://h/due', false], ['http://h/later', false], ['http://h/hidden', true]] as const) {
+      first.journal.append(['a', url, 0, url, 0]);
+      first.journal.append(['d', url, record(url, ['http://h/linked']), 'text/html', !noindex]);
+    }
+    await first.complete();
+    await first.journal.close();
+
+    const seen = fingerprintSet();
+    const recrawl = await openCrawlState(repo, seen);
+    const kept: [string, boolean][] = [];
+    expect(recrawl.carryOver((rec) => rec.url !== 'http://h/due', (page) => kept.push([page.record.url, page.indexed]))).toBe(2);
+    expect(kept).toEqual([['http://h/later', true], ['http://h/hidden', false]]);
+    expect(seen.has('http://h/later') && !seen.has('http://h/due')).toBe(true);
+    expect(recrawl.relinks).toMatchObject([{ url: 'http://h/linked', base: 'http://h/later', depth: 1 }, { url: 'http://h/linked', base: 'http://h/hidden' }]);
+    await recrawl.journal.close(); // interrupted: no end marker
+
+    const seenAgain = fingerprintSet();
+    const resumed = await openCrawlState(repo, seenAgain);
+    expect([resumed.resumed, resumed.documents, resumed.pending.length]).toEqual([true, 0, 0]);
+    expect(resumed.carryOver((rec) => rec.url !== 'http://h/due', () => undefined)).toBe(0);
+    const indexed: string[] = [];
+    const documents: string[] = [];
+    await resumed.replay((rec) => indexed.push(rec.url), (rec) => documents.push(rec.url));
+    expect(indexed).toEqual(['http://h/later']);
+    expect(documents).toEqual(['http://h/later', 'http://h/hidden']);
+    await resumed.journal.close();
+  });
 });
