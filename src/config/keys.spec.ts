@@ -46,7 +46,7 @@ const CASES: { readonly [F in keyof CrawlerConfig]: readonly [ConfValue, Crawler
   logLevel: [scalar('2'), 2, scalar('3'), 'log-level must be at most 2, not 3'],
   periodHours: [scalar('.25'), 0.25, scalar('soon'), '"soon" is not a number for period'],
   recrawlPolicy: [scalar('Adaptive'), 'adaptive', scalar('smart'), 'unknown recrawl-policy "smart" (expected fixed or adaptive)'],
-  minIntervalHours: [scalar('0.01'), 0.01, scalar('-1'), 'min-interval must be at least 0, not -1'],
+  minIntervalHours: [scalar('0.01'), 0.01, scalar('0'), 'min-interval must be at least 0.001, not 0'],
   maxIntervalHours: [scalar('48'), 48, scalar('a week'), '"a week" is not a number for max-interval'],
   threads: [scalar('1'), 1, scalar('0'), 'threads must be at least 1, not 0'],
   indexFile: [scalar('-'), '-', list(), 'index-file takes a single value, not a list'],

@@ -233,8 +233,8 @@ export const KEYS: { readonly [F in keyof CrawlerConfig]: KeySpec<F> } = {
   },
   minIntervalHours: {
     name: 'min-interval', section: 'recrawling-options', kind: 'number', unit: 'hours',
-    default: '1', parse: numberOf({ fraction: true }),
-    doc: 'Adaptive recrawl: a page that changes every time is still requested at most this often.',
+    default: '1', parse: numberOf({ fraction: true, min: 0.001 }),
+    doc: 'Adaptive recrawl: a page that changes every time is still requested at most this often (at least 0.001: 3.6 s).',
   },
   maxIntervalHours: {
     name: 'max-interval', section: 'recrawling-options', kind: 'number', unit: 'hours',

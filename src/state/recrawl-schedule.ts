@@ -16,7 +16,8 @@ export interface RecrawlScheduleOptions {
 }
 
 /**
- * When each page is next due (SPEC §10). Fixed: every page every `period` (nothing to keep per page). Adaptive: each page
+ * When each page is next due (SPEC §10). Fixed: every page is due at every recrawl (nothing to
+ * schedule). Adaptive ({@link schedule}): each page
  * carries its own interval, divided by 1.5 when a recrawl finds it changed and multiplied by 1.5
  * when unchanged (304, or the same content MD5), clamped to [min-interval, max-interval]; a new
  * page starts at `period`. The interval and the due time travel in the page's record
@@ -41,15 +42,17 @@ export class RecrawlSchedule {
     return !this.adaptive || rec.nextFetch === undefined || Date.parse(rec.nextFetch) <= this.opts.now();
   }
 
-  /** A page fetched now, with its next interval and due time; `previous` is its record of the last crawl, if any. */
+  /** Adaptive: a page fetched now, with its next interval and due time; `previous` is its record of the last crawl, if any. */
   schedule(rec: IndexRecord, previous: IndexRecord | undefined, unchanged: boolean): IndexRecord {
     const o = this.opts;
     let hours = o.periodHours;
-    if (this.adaptive && previous !== undefined) {
+    if (previous !== undefined) {
       const last = previous.fetchIntervalHours ?? o.periodHours;
       const same = unchanged || previous.contentMd5 === rec.contentMd5;
-      hours = Math.min(o.maxIntervalHours, Math.max(o.minIntervalHours, same ? last * ADAPT_FACTOR : last / ADAPT_FACTOR));
+      hours = same ? last * ADAPT_FACTOR : last / ADAPT_FACTOR;
     }
+    // Clamped even at the start: a period of 0 must not make a page due again at once, for ever.
+    hours = Math.min(o.maxIntervalHours, Math.max(o.minIntervalHours, hours));
     const due = o.now() + hours * HOUR_MS;
     this.note(due);
     return { ...rec, fetchIntervalHours: hours, nextFetch: new Date(due).toISOString() };
