@@ -26,6 +26,8 @@ export interface DocumentInfo {
   readonly nofollow: boolean;
   readonly contentMd5: string;
   readonly duplicateOf: string | null;
+  /** Links left out by `max-links-per-page` (0 almost always): the log names such a page. */
+  readonly linksCut: number;
 }
 
 export interface Parsed {

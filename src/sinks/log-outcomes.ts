@@ -17,6 +17,8 @@ export function logOutcomes(log: CrawlLogger): MonoTypeOperatorFunction<Outcome>
   return tap((out) => {
     switch (out.kind) {
       case 'document':
+        if (out.doc.linksCut > 0)
+          log.warn({ url: out.req.url, kept: out.doc.links.length, cut: out.doc.linksCut }, 'max-links-per-page cut the links of this page');
         if (pages)
           log.page(
             {
