@@ -36,6 +36,8 @@ export interface DocumentDescription {
   readonly contentMd5: string;
   /** The SimHash of an HTML document's visible text (16 hex digits); null for other types. */
   readonly simhash: string | null;
+  /** Link occurrences left out because the page had `maxLinksPerPage` distinct links before them. */
+  readonly linksCut: number;
 }
 
 export interface DescribeOptions {
@@ -44,7 +46,7 @@ export interface DescribeOptions {
   /** The robots name (product token) that `<meta name=...>` and `X-Robots-Tag` rules may address. */
   readonly agent: string;
   readonly obeyRelNofollow: boolean;
-  /** Links taken from one page; 0 = no limit. */
+  /** Distinct links taken from one page; 0 = no limit. */
   readonly maxLinksPerPage: number;
   readonly normalize?: NormalizeOptions;
   /** How a link is resolved and normalized. Default: {@link normalizeUrl} with `normalize`; a crawl passes a `cachedNormalizer`. */
@@ -71,7 +73,7 @@ export function describeDocument(doc: DocumentInput, opts: DescribeOptions, drop
   const headerRules = parseRobotsDirectives(doc.xRobotsTag, opts.agent);
   const plain: DocumentDescription = {
     type, isHtml: html, encoding, title: null, links: [], base: url,
-    noindex: headerRules.noindex, nofollow: headerRules.nofollow, contentMd5, simhash: null,
+    noindex: headerRules.noindex, nofollow: headerRules.nofollow, contentMd5, simhash: null, linksCut: 0,
   };
   if (!html || encoding === null) return plain;
   const page = extractHtml(decodeText(body, encoding), { agent: opts.agent, simhash: true });
@@ -86,9 +88,11 @@ export function describeDocument(doc: DocumentInput, opts: DescribeOptions, drop
   const links: DescribedLink[] = [];
   const listed = new Set<string>();
   const max = opts.maxLinksPerPage;
+  let linksCut = 0;
   for (const link of page.links) {
     if (max > 0 && links.length >= max) {
       dropped('too-many-links', link.href);
+      linksCut++;
       continue;
     }
     if (link.nofollow && opts.obeyRelNofollow) {
@@ -113,5 +117,5 @@ export function describeDocument(doc: DocumentInput, opts: DescribeOptions, drop
     }
     links.push({ url: target, text: link.text, href: link.href });
   }
-  return { ...plain, title, noindex, nofollow, base, links, simhash };
+  return { ...plain, title, noindex, nofollow, base, links, linksCut, simhash };
 }
