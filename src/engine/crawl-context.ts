@@ -82,6 +82,16 @@ export interface CrawlContext {
 export interface CrawlContextOptions {
   /** The clock that recrawl schedules are kept on (milliseconds since the epoch). Default `Date.now`. */
   readonly now?: () => number;
+  /** The set of URLs started, as {@link startedSet} made it and the crawl state filled it on resume. */
+  readonly started?: SeenSet;
+}
+
+/**
+ * The set of URLs pulled from the frontier, which depth-first and priority levels need (a URL found
+ * again while still waiting moves up); undefined when the configuration needs none.
+ */
+export function startedSet(config: CrawlerConfig): SeenSet | undefined {
+  return config.traversal === 'dfs' || config.priorityLevels > 1 ? fingerprintSet(undefined, withoutSessionIds) : undefined;
 }
 
 export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen: SeenSet, state: CrawlState, options: CrawlContextOptions = {}): CrawlContext {
@@ -127,7 +137,7 @@ export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen
     maxLinksPerPage: config.maxLinksPerPage,
   });
   const levels = config.priorityLevels;
-  const started = config.traversal === 'dfs' || levels > 1 ? fingerprintSet(undefined, withoutSessionIds) : undefined;
+  const started = options.started ?? startedSet(config);
   const inLinks = inLinkCounts();
   const debug = log.isLevelEnabled('debug');
   const report: DropReport = (reason, url, detail) => {

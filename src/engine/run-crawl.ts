@@ -4,7 +4,7 @@ import type { Writable } from 'node:stream';
 import { ReplaySubject, timer, type Observable } from 'rxjs';
 import type { CrawlerConfig } from '../config/config.js';
 import { crawl } from './crawl.js';
-import { createCrawlContext, type CrawlContext } from './crawl-context.js';
+import { createCrawlContext, startedSet, type CrawlContext } from './crawl-context.js';
 import { defaultSpec } from './default-spec.js';
 import type { Outcome } from './outcome.js';
 import type { CrawlSinks, CrawlStop, Pipeline } from './pipeline.js';
@@ -62,18 +62,19 @@ export function defaultPipeline(ctx: CrawlContext, { stop, writers }: CrawlSinks
 export async function runCrawl(config: CrawlerConfig, log: CrawlLogger, opts: RunCrawlOptions): Promise<RunCrawlResult> {
   const repo = resolve(config.repository);
   const seen = fingerprintSet(undefined, withoutSessionIds);
+  const started = startedSet(config);
   let state;
   try {
     await mkdir(repo, { recursive: true });
     const probe = join(repo, `.tarantula-probe-${process.pid}`);
     await writeFile(probe, '');
     await rm(probe);
-    state = await openCrawlState(repo, seen);
+    state = await openCrawlState(repo, seen, started);
   } catch (err) {
     log.error(`the repository ${config.repository} is not writable: ${(err as Error).message}`);
     throw Object.assign(new Error(`the repository ${config.repository} is not writable: ${(err as Error).message}`), { exitCode: EXIT.cannotRun });
   }
-  const ctx = createCrawlContext(config, log, seen, state, opts.now ? { now: opts.now } : {});
+  const ctx = createCrawlContext(config, log, seen, state, { ...(opts.now ? { now: opts.now } : {}), ...(started ? { started } : {}) });
 
   // Replayed: a signal that comes while the sinks are being opened still stops the crawl.
   const stopped = new ReplaySubject<string>(1);

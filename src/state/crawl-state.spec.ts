@@ -38,8 +38,11 @@ describe('openCrawlState', () => {
     await appendFile(journal(), '["a","http://h/tor');
 
     const seen = fingerprintSet();
-    const state = await openCrawlState(repo, seen);
+    const started = fingerprintSet();
+    const state = await openCrawlState(repo, seen, started);
     expect(state.resumed).toBe(true);
+    // What the interrupted run finished counts as started: found again, it is not taken for a URL still waiting.
+    expect([started.has('http://h/'), started.has('http://h/r'), started.has('http://h/a')]).toEqual([true, true, false]);
     expect(state.pending.map((r) => r.url)).toEqual(['http://h/a']);
     expect(state.documents).toBe(1);
     expect(seen.has('http://h/a') && seen.has('http://h/')).toBe(true);

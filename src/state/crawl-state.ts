@@ -64,8 +64,11 @@ const RELINK_TAIL = 1024;
  * @example
  * const state = await openCrawlState('./repository', seen);
  * state.resumed //=> true after a kill; state.pending //=> the URLs still to fetch
+ *
+ * `started`, when given, gets the URLs the interrupted run finished (a document, a redirect, a failure
+ * or skip): a URL found again is then not taken for one still waiting (depth-first, priorities).
  */
-export async function openCrawlState(repository: string, seen: SeenSet): Promise<CrawlState> {
+export async function openCrawlState(repository: string, seen: SeenSet, started?: SeenSet): Promise<CrawlState> {
   const dir = join(repository, STATE_DIR);
   await mkdir(dir, { recursive: true });
   await rm(join(repository, MIRROR_TEMP_DIR), { recursive: true, force: true });
@@ -90,6 +93,7 @@ export async function openCrawlState(repository: string, seen: SeenSet): Promise
       pending.set(url, { url, host, depth, originalUrl, redirects, attempt: 0 });
     } else if (e[0] === 'd' || e[0] === 'x' || e[0] === 'r') {
       pending.delete(e[1]);
+      started?.add(e[1]);
       if (e[0] === 'd' && e[5] !== true) documents++;
     }
   }
