@@ -12,6 +12,6 @@ import type { JournalWriter } from '../state/journal-writer.js';
 export function journalAdmissions(journal: JournalWriter): MonoTypeOperatorFunction<CrawlRequest> {
   return tap((req) => {
     // A URL found again by depth-first is pending in the journal already.
-    if (!req.again) journal.append(['a', req.url, req.depth, req.originalUrl, req.redirects]);
+    if (!req.again) journal.append(req.level === undefined ? ['a', req.url, req.depth, req.originalUrl, req.redirects] : ['a', req.url, req.depth, req.originalUrl, req.redirects, req.level]);
   });
 }

@@ -30,7 +30,7 @@ describe('openCrawlState', () => {
   it('resumes: admitted but unfinished URLs are pending, lost links are admitted again, a torn line is skipped', async () => {
     const first = await openCrawlState(repo, fingerprintSet());
     first.journal.append(['a', 'http://h/', 0, 'http://h/', 0]);
-    first.journal.append(['a', 'http://h/a', 1, 'a', 0]);
+    first.journal.append(['a', 'http://h/a', 1, 'a', 0, 3]);
     first.journal.append(['d', 'http://h/', record('http://h/', ['http://h/a', 'http://h/lost']), 'text/html', true]);
     first.journal.append(['a', 'http://h/r', 1, 'r', 0]);
     first.journal.append(['r', 'http://h/r', '/target', 1, 'r', 0]);
@@ -43,7 +43,7 @@ describe('openCrawlState', () => {
     expect(state.resumed).toBe(true);
     // What the interrupted run finished counts as started: found again, it is not taken for a URL still waiting.
     expect([started.has('http://h/'), started.has('http://h/r'), started.has('http://h/a')]).toEqual([true, true, false]);
-    expect(state.pending.map((r) => r.url)).toEqual(['http://h/a']);
+    expect(state.pending).toMatchObject([{ url: 'http://h/a', level: 3 }]);
     expect(state.documents).toBe(1);
     expect(seen.has('http://h/a') && seen.has('http://h/')).toBe(true);
     const replayed: string[] = [];
