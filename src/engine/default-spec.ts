@@ -1,7 +1,8 @@
 import { catchError, from, map, mergeMap, of, pipe, type Observable, type OperatorFunction } from 'rxjs';
 import type { Candidate, CrawlRequest } from '../frontier/crawl-request.js';
 import { dedup } from '../stages/dedup.js';
-import type { Validators } from '../fetch/fetch-document.js';
+import type { FetchResponse, Validators } from '../fetch/fetch-document.js';
+import { warcDate } from '../archive/warc-records.js';
 import { fetchPage } from '../stages/fetch-page.js';
 import { journalAdmissions } from '../stages/journal-admissions.js';
 import { reuseStored } from '../stages/reuse-stored.js';
@@ -37,6 +38,16 @@ function validatorsOf(ctx: CrawlContext): ((req: CrawlRequest) => Validators | u
   };
 }
 
+/** The WARC hook of the fetch: a 304 refers back to the capture of the last crawl. */
+function archiveOf(ctx: CrawlContext): ((req: CrawlRequest, res: FetchResponse) => Promise<void>) | undefined {
+  const archive = ctx.archive;
+  if (archive === undefined) return undefined;
+  return (req, res) => {
+    const page = res.status === 304 ? ctx.state.known.get(req.url) : undefined;
+    return archive.record(req.url, res, page && { url: req.url, date: warcDate(Date.parse(page.record.fetchedAt)) });
+  };
+}
+
 /** Admission, cheapest checks first (STYLE habit 12): normalize, traps, scope and lists, seen-set, host cap, cached robots. */
 export function defaultAdmit(ctx: CrawlContext): OperatorFunction<Candidate, CrawlRequest> {
   const c = ctx.config;
@@ -64,6 +75,7 @@ export function defaultUnit(ctx: CrawlContext): OperatorFunction<CrawlRequest, O
     fetchPage({
       ...ctx.fetchOptions, politeness: ctx.politeness, maxRetries: c.maxRetries, maxRedirects: c.maxRedirects, validatorsOf: validatorsOf(ctx),
       fetched: (req) => ctx.frontier.release(req, Date.now()),
+      archive: archiveOf(ctx),
     }),
     reuseStored(ctx.state.known, ctx.store),
     describeAndStore(ctx.documents, ctx.contentSeen, ctx.report),

@@ -15,6 +15,8 @@ export interface FetchPageOptions extends FetchOptions {
   readonly validatorsOf?: (req: CrawlRequest) => Validators | undefined;
   /** Told when the HTTP exchange is over, before parsing: politeness counts from there (the host is free). */
   readonly fetched?: (req: CrawlRequest) => void;
+  /** Archives every response (a WARC); the request is done only once it has resolved. */
+  readonly archive?: (req: CrawlRequest, response: FetchResponse) => Promise<void>;
 }
 
 /** The longest Retry-After honoured; a server asking for more is given up on for this crawl. */
@@ -37,7 +39,7 @@ export function fetchPage(opts: FetchPageOptions): OperatorFunction<UnitValue, U
         (response) => {
           const value = classify(req, response, opts);
           opts.fetched?.(req);
-          return value;
+          return opts.archive ? opts.archive(req, response).then(() => value) : value;
         },
         (err: unknown) => {
           const value = failure(req, err as FetchError, opts);
