@@ -12,6 +12,12 @@ const DIGEST = { digest: { algo: 'sha-1', prefix: 'sha1:', base32: true } } as c
 const SMALL = 1 << 20;
 
 /**
+ * Level 1: on the synthetic web's 10 KB pages it takes half the CPU of the default level 6 (90 µs
+ * against 186 µs a page, measured) for members 8 % larger (31 % of the page against 29 %).
+ */
+const ZLIB = { level: 1 };
+
+/**
  * One record as one gzip member (WARC 1.1 annex D), serialized by warcio with the digests the record
  * already carries. warcio yields the headers and then the body buffer itself (not a copy); a large
  * body goes from there into a zlib stream, so it is never held twice uncompressed.
@@ -32,7 +38,7 @@ export async function gzipMember(record: WARCRecord): Promise<Buffer> {
       gzip.write(chunk);
     }
   }
-  if (gzip === undefined) return gzipSync(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+  if (gzip === undefined) return gzipSync(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size), ZLIB);
   const done = new Promise<void>((resolve, reject) => gzip.on('end', resolve).on('error', reject));
   gzip.end();
   await done;
@@ -41,7 +47,7 @@ export async function gzipMember(record: WARCRecord): Promise<Buffer> {
 
 /** A gzip stream collecting into `out`, fed first what was held so far. */
 function streamInto(out: Buffer[], held: Uint8Array[]): ReturnType<typeof createGzip> {
-  const gzip = createGzip();
+  const gzip = createGzip(ZLIB);
   gzip.on('data', (chunk: Buffer) => out.push(chunk));
   for (const chunk of held.splice(0)) gzip.write(chunk);
   return gzip;
