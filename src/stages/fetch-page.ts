@@ -6,6 +6,7 @@ import { FetchError } from '../fetch/fetch-error.js';
 import type { Outcome, UnitValue } from '../engine/outcome.js';
 import { retryAfterMs } from '../fetch/retry-after.js';
 import { retryDelayMs } from './retry-delay.js';
+import { SITEMAP_MAX_BYTES } from '../sitemap/read-sitemap.js';
 
 export interface FetchPageOptions extends FetchOptions {
   readonly politeness: Politeness;
@@ -35,7 +36,8 @@ export function fetchPage(opts: FetchPageOptions): OperatorFunction<UnitValue, U
     if ('kind' in value) return of(value);
     const req = value;
     return from(
-      fetchDocument(req.url, opts, opts.validatorsOf?.(req)).then(
+      // A sitemap may be 50 MiB (sitemaps.org), whatever the caps on documents.
+      fetchDocument(req.url, req.sitemap === undefined ? opts : { ...opts, maxBodySize: SITEMAP_MAX_BYTES, maxDecodedSize: SITEMAP_MAX_BYTES }, opts.validatorsOf?.(req)).then(
         (response) => {
           const value = classify(req, response, opts);
           opts.fetched?.(req);
@@ -59,7 +61,10 @@ function classify(req: CrawlRequest, response: FetchResponse, opts: FetchPageOpt
   if (status >= 300 && status < 400 && location !== undefined) {
     if (req.redirects >= opts.maxRedirects)
       return { kind: 'failed', req, status, code: 'too-many-redirects', message: `more than ${opts.maxRedirects} redirects` };
-    const links = [{ href: location, base: req.url, depth: req.depth, originalUrl: req.originalUrl, redirects: req.redirects + 1 }];
+    const links = [{
+      href: location, base: req.url, depth: req.depth, originalUrl: req.originalUrl, redirects: req.redirects + 1,
+      ...(req.sitemap !== undefined ? { sitemap: req.sitemap } : {}),
+    }];
     return { kind: 'redirect', req, status, location, links };
   }
   if (status === 429 || status >= 500) {

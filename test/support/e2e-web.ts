@@ -17,7 +17,7 @@ export const NO_DELAYS: readonly string[] = ['--delay-factor', '0', '--min-delay
 export interface CrawlRun extends CliResult {
   /** The requests of this run, in order of arrival. */
   readonly requests: FixtureRequest[];
-  /** The same as `host/path`, robots.txt left out. */
+  /** The same as `host/path`, robots.txt and /sitemap.xml left out. */
   readonly pages: string[];
 }
 
@@ -63,7 +63,7 @@ export async function startWeb(name: string, opts: { root?: string; hooks?: Fixt
       const agent = args.includes('--user-agent') ? undefined : `tarantula/e2e-${++runs}`;
       const result = await runCli(['crawl', ...NO_DELAYS, ...args, ...resolve(), ...(agent ? ['--user-agent', agent] : [])], cliOpts);
       const requests = agent ? server.requests.filter((r) => r.headers['user-agent'] === agent) : [...server.requests];
-      return { ...result, requests, pages: requests.filter((r) => r.path !== '/robots.txt').map((r) => r.host + r.path) };
+      return { ...result, requests, pages: requests.filter((r) => r.path !== '/robots.txt' && r.path !== '/sitemap.xml').map((r) => r.host + r.path) };
     },
     close: () => server.close(),
   };
