@@ -36,8 +36,8 @@ export function fetchPage(opts: FetchPageOptions): OperatorFunction<UnitValue, U
     if ('kind' in value) return of(value);
     const req = value;
     return from(
-      // A sitemap may be 50 MiB (sitemaps.org), whatever the caps on documents.
-      fetchDocument(req.url, req.sitemap === undefined ? opts : { ...opts, maxBodySize: SITEMAP_MAX_BYTES, maxDecodedSize: SITEMAP_MAX_BYTES }, opts.validatorsOf?.(req)).then(
+      // A sitemap may decode to 50 MiB (sitemaps.org), whatever the cap on documents; max-body-size still bounds the download.
+      fetchDocument(req.url, req.sitemap === undefined ? opts : { ...opts, maxDecodedSize: SITEMAP_MAX_BYTES }, opts.validatorsOf?.(req)).then(
         (response) => {
           const value = classify(req, response, opts);
           opts.fetched?.(req);
