@@ -26,6 +26,8 @@ export interface DocumentInfo {
   readonly nofollow: boolean;
   readonly contentMd5: string;
   readonly duplicateOf: string | null;
+  /** Links left out by `max-links-per-page` (0 almost always): the log names such a page. */
+  readonly linksCut: number;
 }
 
 export interface Parsed {
@@ -63,6 +65,11 @@ export type Outcome =
    * `links` are the host's sitemaps, found with its robots.txt.
    */
   | { readonly kind: 'requeue'; readonly req: CrawlRequest; readonly links?: readonly Candidate[] }
+  /**
+   * Not an end: the crawl was stopped while the request was in flight (its fetch aborted). It goes
+   * back to the frontier and stays pending in the journal, so the next run fetches it (SPEC §1).
+   */
+  | { readonly kind: 'unfinished'; readonly req: CrawlRequest }
   | { readonly kind: 'skipped'; readonly req: CrawlRequest; readonly reason: FilterReason; readonly message?: string; readonly links?: readonly Candidate[] }
   /** A sitemap was read (or is missing: a 4xx): the URLs and sitemaps it lists are `links`. */
   | {

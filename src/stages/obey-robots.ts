@@ -16,6 +16,8 @@ export interface ObeyRobotsOptions {
   readonly maxCrawlDelayMs: number;
   /** Read the sitemaps of each host (SPEC §9): its robots.txt `Sitemap:` lines and /sitemap.xml. */
   readonly sitemaps?: boolean;
+  /** The crawl's stop: a robots.txt fetch it cut short leaves the request pending, its origin not given up. */
+  readonly signal?: AbortSignal;
 }
 
 /**
@@ -38,6 +40,7 @@ export function obeyRobots(opts: ObeyRobotsOptions): OperatorFunction<UnitValue,
     if (cached) return of(judge(req, origin, cached, opts));
     // The robots.txt fetch was this host's request: the page waits its politeness delay, in its place.
     return from(opts.robots.get(origin).then((v): UnitValue => {
+      if (v.state === 'unavailable' && opts.signal?.aborted) return { kind: 'unfinished', req };
       const verdict = judge(req, origin, v, opts);
       const links = opts.sitemaps && v.state === 'ready' ? sitemapsOf(req, origin, v.rules.sitemaps) : undefined;
       if (verdict === req) return { kind: 'requeue', req, ...(links ? { links } : {}) };
