@@ -11,6 +11,8 @@ import { tempDir } from './support/temp-dir.js';
 const HOST = 'www.maps.test';
 const BARE = 'bare.maps.test';
 const MIN_DELAY = 150;
+/** The server's clock marks the end of a response before the crawler has read it: gaps it sees may be a little short. */
+const SLACK_MS = 15;
 
 let tmp: Awaited<ReturnType<typeof tempDir>>;
 let server: FixtureServer;
@@ -111,6 +113,6 @@ describe('sitemaps', () => {
 
   it('fetches sitemaps through the frontier, with the politeness delay of their host', () => {
     const seen = hostRequests(HOST);
-    for (let i = 1; i < seen.length; i++) expect(seen[i]!.start - seen[i - 1]!.end, `${seen[i - 1]!.path} → ${seen[i]!.path}`).toBeGreaterThanOrEqual(MIN_DELAY - 5);
+    for (let i = 1; i < seen.length; i++) expect(seen[i]!.start - seen[i - 1]!.end, `${seen[i - 1]!.path} → ${seen[i]!.path}`).toBeGreaterThanOrEqual(MIN_DELAY - SLACK_MS);
   });
 });

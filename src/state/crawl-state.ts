@@ -76,7 +76,8 @@ export async function openCrawlState(repository: string, seen: SeenSet): Promise
       const [, url, depth, originalUrl, redirects, sitemap] = e;
       seen.add(url);
       const host = hostKey(url);
-      hostCounts.set(host, (hostCounts.get(host) ?? 0) + 1);
+      // As hostLimit counts: a sitemap is no document of its host.
+      if (sitemap?.sitemap === undefined) hostCounts.set(host, (hostCounts.get(host) ?? 0) + 1);
       pending.set(url, {
         url, host, depth, originalUrl, redirects, attempt: 0,
         ...(sitemap?.sitemap !== undefined ? { sitemap: sitemap.sitemap } : {}),
