@@ -54,7 +54,7 @@ export class WarcArchive {
     const wire = response.wire;
     if (wire === undefined) return;
     const u = new URL(url);
-    const ip = this.opts.addresses.get(`${u.hostname}:${u.port || (u.protocol === 'https:' ? '443' : '80')}`);
+    const ip = this.opts.addresses.get(`${u.hostname.replace(/^\[|\]$/g, '')}:${u.port || (u.protocol === 'https:' ? '443' : '80')}`);
     const date = warcDate(response.startedAt);
     const digest = sha1Digest(wire.body);
     const revisit = this.revisitOf(response, digest, previous);
