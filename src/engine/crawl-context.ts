@@ -1,5 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import type { Dispatcher } from 'undici';
+import type { WarcArchive } from '../archive/warc-archive.js';
 import type { CrawlerConfig } from '../config/config.js';
 import { createDispatcher } from '../fetch/create-dispatcher.js';
 import { fetchDocument, type FetchOptions } from '../fetch/fetch-document.js';
@@ -66,6 +67,10 @@ export interface CrawlContext {
   readonly report: DropReport;
   /** Worker threads that describe and store documents (the default unit's parse and mirror stages). */
   readonly documents: DocumentPool;
+  /** The WARC every fetch is archived in (`warc-file`), if any. */
+  readonly archive: WarcArchive | undefined;
+  /** `host:port` → the peer address of its latest connection: the archive's WARC-IP-Address. */
+  readonly addresses: Map<string, string>;
   /** Aborts every fetch in flight: the crawl is being stopped. */
   readonly abort: AbortController;
   close(): Promise<void>;
@@ -84,6 +89,8 @@ export interface CrawlContextOptions {
   readonly now?: () => number;
   /** The set of URLs started, as {@link startedSet} made it and the crawl state filled it on resume. */
   readonly started?: SeenSet;
+  /** The WARC archive of the crawl and the addresses of its hosts, when `warc-file` is set. */
+  readonly archiving?: { readonly archive: WarcArchive; readonly addresses: Map<string, string> };
 }
 
 /**
@@ -96,6 +103,8 @@ export function startedSet(config: CrawlerConfig): SeenSet | undefined {
 
 export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen: SeenSet, state: CrawlState, options: CrawlContextOptions = {}): CrawlContext {
   const abort = new AbortController();
+  const archive = options.archiving?.archive;
+  const addresses = options.archiving?.addresses ?? new Map<string, string>();
   // Every fetch in flight listens to this one signal.
   setMaxListeners(0, abort.signal);
   const stats = new CrawlStats((url) => state.known.has(url));
@@ -103,6 +112,7 @@ export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen
     resolve: config.resolve,
     connectTimeoutMs: config.connectTimeoutMs,
     connectionsPerOrigin: config.maxPerHost,
+    ...(archive ? { remoteAddresses: addresses } : {}),
   });
   const fetchOptions: FetchOptions = {
     dispatcher,
@@ -112,10 +122,12 @@ export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen
     maxBodySize: config.maxBodySize,
     maxDecodedSize: config.maxDecodedSize,
     signal: abort.signal,
+    ...(archive ? { capture: true } : {}),
   };
   const robotsFetch = { ...fetchOptions, maxBodySize: ROBOTS_MAX_BYTES, maxDecodedSize: ROBOTS_MAX_BYTES };
   const robots = new RobotsCache({
-    fetch: (url) => fetchDocument(url, robotsFetch),
+    // robots.txt is archived too, as Heritrix does: a replay shows what the crawler was allowed.
+    fetch: archive ? (url) => fetchDocument(url, robotsFetch).then((res) => archive.record(url, res).then(() => res)) : (url) => fetchDocument(url, robotsFetch),
     userAgent: config.userAgent,
     ttlMs: config.robotsTtlMs,
   });
@@ -182,10 +194,12 @@ export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen
     near: { index: new NearDuplicateIndex(config.nearDuplicateBits), skipLinks: config.skipNearDuplicates },
     report,
     documents,
+    archive,
+    addresses,
     abort,
     // The crawl is over: nothing is in flight, and idle keep-alive sockets need no graceful goodbye.
     close: async () => {
-      await Promise.all([documents.close(), dispatcher.destroy()]);
+      await Promise.all([documents.close(), dispatcher.destroy(), archive?.close()]);
     },
   };
 }

@@ -20,6 +20,10 @@ export interface CrawlRequest {
   readonly requeued?: boolean;
   /** Its priority, 1 (lowest) to priority-levels, as the prioritizer gave it (SPEC §10). */
   readonly level?: number;
+  /** A sitemap to read, not a page: how many sitemap indexes led to it (0: named by robots.txt, or /sitemap.xml). */
+  readonly sitemap?: number;
+  /** The `<lastmod>` a sitemap gave this URL. */
+  readonly sitemapLastmod?: string;
 }
 
 /** A link waiting to be admitted: as written in `base`, or already normalized by the parser. */
@@ -38,4 +42,8 @@ export interface Candidate {
   /** Set for redirect targets: the chain's original link and hop count. */
   readonly originalUrl?: string;
   readonly redirects?: number;
+  /** Set for sitemaps to read (see {@link CrawlRequest.sitemap}). */
+  readonly sitemap?: number;
+  /** Set for URLs a sitemap listed with a `<lastmod>`. */
+  readonly sitemapLastmod?: string;
 }

@@ -35,6 +35,8 @@ export function dedup(seen: SeenSet, report: DropReport, started?: SeenSet, reco
         redirects: c.redirects ?? 0,
         attempt: 0,
         ...(isNew ? {} : { again: true }),
+        ...(c.sitemap !== undefined ? { sitemap: c.sitemap } : {}),
+        ...(c.sitemapLastmod !== undefined ? { sitemapLastmod: c.sitemapLastmod } : {}),
       };
       return req;
     }),

@@ -12,6 +12,9 @@ import type { JournalWriter } from '../state/journal-writer.js';
 export function journalAdmissions(journal: JournalWriter): MonoTypeOperatorFunction<CrawlRequest> {
   return tap((req) => {
     // A URL found again by depth-first is pending in the journal already.
-    if (!req.again) journal.append(req.level === undefined ? ['a', req.url, req.depth, req.originalUrl, req.redirects] : ['a', req.url, req.depth, req.originalUrl, req.redirects, req.level]);
+    if (req.again) return;
+    const sitemap = req.sitemap !== undefined || req.sitemapLastmod !== undefined ? { sitemap: req.sitemap, lastmod: req.sitemapLastmod } : null;
+    if (req.level !== undefined) journal.append(['a', req.url, req.depth, req.originalUrl, req.redirects, sitemap, req.level]);
+    else journal.append(['a', req.url, req.depth, req.originalUrl, req.redirects, ...(sitemap ? [sitemap] : [])]);
   });
 }

@@ -45,6 +45,7 @@ export function toDocument({ req, response, doc, kept }: Parsed, localPath: stri
         duplicateOf: doc.duplicateOf,
         ...near,
         ...(response.truncated ? { truncated: true } : {}),
+        ...(req.sitemapLastmod !== undefined ? { sitemapLastmod: req.sitemapLastmod } : {}),
         links: doc.links,
       };
   return {

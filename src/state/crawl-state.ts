@@ -86,12 +86,18 @@ export async function openCrawlState(repository: string, seen: SeenSet, started?
   for await (const e of readJournal(journalPath)) {
     resumed = true;
     if (e[0] === 'a') {
-      const [, url, depth, originalUrl, redirects, level] = e;
+      const [, url, depth, originalUrl, redirects, sitemap, level] = e;
       seen.add(url);
       const host = hostKey(url);
-      hostCounts.set(host, (hostCounts.get(host) ?? 0) + 1);
-      // A URL resumes at the level it was admitted with (a promotion by later links is not journaled).
-      pending.set(url, { url, host, depth, originalUrl, redirects, attempt: 0, ...(level !== undefined ? { level } : {}) });
+      // As hostLimit counts: a sitemap is no document of its host.
+      if (sitemap?.sitemap === undefined) hostCounts.set(host, (hostCounts.get(host) ?? 0) + 1);
+      pending.set(url, {
+        url, host, depth, originalUrl, redirects, attempt: 0,
+        ...(sitemap?.sitemap !== undefined ? { sitemap: sitemap.sitemap } : {}),
+        ...(sitemap?.lastmod !== undefined ? { sitemapLastmod: sitemap.lastmod } : {}),
+        // It resumes at the level it was admitted with (a promotion by later links is not journaled).
+        ...(level !== undefined ? { level } : {}),
+      });
     } else if (e[0] === 'd' || e[0] === 'x' || e[0] === 'r') {
       pending.delete(e[1]);
       started?.add(e[1]);

@@ -7,8 +7,8 @@ import type { IndexRecord } from '../output/record.js';
 export type JournalEvent =
   /** The crawl (or a resumed run of it) started. */
   | readonly ['start', string]
-  /** A URL was admitted into the frontier, with the priority level it was given (when there are levels). */
-  | readonly ['a', url: string, depth: number, originalUrl: string, redirects: number, level?: number]
+  /** A URL was admitted into the frontier; with priority levels, the level it was given (after a sitemap's details or null). */
+  | readonly ['a', url: string, depth: number, originalUrl: string, redirects: number, sitemap?: { readonly sitemap?: number; readonly lastmod?: string } | null, level?: number]
   /**
    * A document was fetched: its record and Content-Type, kept for recrawl, and whether it is in the
    * index (false: noindex). Earlier journals wrote `null` for a noindex record and nothing after the
