@@ -56,7 +56,7 @@ describe('recrawl-policy = adaptive', () => {
     const { config } = buildConfig([], 'test', {
       startingPoints: [page('/')], repository: join(dir, 'repo'), recrawlPolicy: 'adaptive',
       resolve: [{ host: HOST, port: server.port, address: '127.0.0.1' }],
-      delayFactor: 0, minDelayMs: 0, maxDelayMs: 0, logLevel: 0, indexFile: join(dir, 'index.jsonl'), indexFormat: 'jsonl',
+      delayFactor: 0, minDelayMs: 0, maxDelayMs: 0, logLevel: 0, indexFile: join(dir, 'index.jsonl'), indexFormat: 'jsonl', sitemaps: false,
     });
     const log = createLogger({ logFile: join(dir, 'log'), logLevel: 0 });
     const { exitCode } = await runCrawl(config, log, { stdout: new PassThrough(), now: () => Date.now() + offset * HOUR });

@@ -30,7 +30,7 @@ describe('openCrawlState', () => {
   it('resumes: admitted but unfinished URLs are pending, lost links are admitted again, a torn line is skipped', async () => {
     const first = await openCrawlState(repo, fingerprintSet());
     first.journal.append(['a', 'http://h/', 0, 'http://h/', 0]);
-    first.journal.append(['a', 'http://h/a', 1, 'a', 0, 3]);
+    first.journal.append(['a', 'http://h/a', 1, 'a', 0, null, 3]);
     first.journal.append(['d', 'http://h/', record('http://h/', ['http://h/a', 'http://h/lost']), 'text/html', true]);
     first.journal.append(['a', 'http://h/r', 1, 'r', 0]);
     first.journal.append(['r', 'http://h/r', '/target', 1, 'r', 0]);
