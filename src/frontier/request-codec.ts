@@ -9,7 +9,7 @@ const SAME = 0xffffffff;
  * and its level in two bits, lastmod, priority level) (u8 each), the URL (ASCII:
  * the WHATWG serializer percent-encodes everything else, and hosts are punycode) and the original
  * URL as written (UTF-8), each after its u32 length, then a sitemap lastmod (ASCII, u8 length) when
- * the flags say so, then the priority level (u8) when there is one. The host is the queue's own name.
+ * the flags say so, then the priority level (u8) when above 1 (no level reads as 1, the lowest). The host is the queue's own name.
  *
  * @example
  * hostFrontier({ order: 'bfs', politeness, codec: crawlRequestCodec })
@@ -23,7 +23,7 @@ export const crawlRequestCodec: RequestCodec<CrawlRequest> = {
     buf[at + 2] = Math.min(req.redirects, 255);
     buf[at + 3] = Math.min(req.attempt, 255);
     const sitemap = req.sitemap === undefined ? 0 : 4 | (Math.min(req.sitemap, 3) << 3);
-    buf[at + 4] = (req.again ? 1 : 0) | (req.requeued ? 2 : 0) | sitemap | (req.sitemapLastmod === undefined ? 0 : 32) | (req.level === undefined ? 0 : 64);
+    buf[at + 4] = (req.again ? 1 : 0) | (req.requeued ? 2 : 0) | sitemap | (req.sitemapLastmod === undefined ? 0 : 32) | ((req.level ?? 1) > 1 ? 64 : 0);
     at += 5;
     const urlLength = buf.write(req.url, at + 4, 'latin1');
     buf.writeUInt32LE(urlLength, at);
@@ -35,8 +35,8 @@ export const crawlRequestCodec: RequestCodec<CrawlRequest> = {
       buf[at] = buf.write(req.sitemapLastmod.slice(0, 255), at + 1, 'latin1');
       at += 1 + buf[at]!;
     }
-    if (req.level === undefined) return at;
-    buf[at] = Math.min(req.level, 255);
+    if ((req.level ?? 1) <= 1) return at;
+    buf[at] = Math.min(req.level!, 255);
     return at + 1;
   },
   decode(buf, start, _end, host) {
