@@ -3,12 +3,15 @@ import { KEYS } from './keys.js';
 import { FLAG_ALIASES } from './parse-args.js';
 
 const HEAD = `Usage:
-  tarantula crawl [CONF] [--watch] [FLAGS]   crawl as CONF says (default ./Crawler.conf);
-                                             --watch: then recrawl every \`period\` hours
+  tarantula crawl [CONF] [--watch] [--report] [FLAGS]
+                                             crawl as CONF says (default ./Crawler.conf);
+                                             --watch: then recrawl every \`period\` hours;
+                                             --report: then write REPOSITORY/report.html
   tarantula run PIPELINE [CONF] [FLAGS]      run a pipeline file (pipelines/NAME.ts, or a path)
   tarantula pagerank INDEX [--top N] [--format table|tsv|jsonl] [--damping D]
                                              link analysis over an index file (defaults: 10, table, 0.85)
-  tarantula demo [FLAGS]                     serve the bundled fixture web on loopback and crawl it
+  tarantula report REPOSITORY                write REPOSITORY/report.html: charts of a crawl
+  tarantula demo [--report] [FLAGS]          serve the bundled fixture web on loopback and crawl it
   tarantula --help | --version
 
 FLAGS override Crawler.conf. Write --flag VALUE or --flag=VALUE; a list flag may be repeated,
