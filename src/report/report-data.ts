@@ -6,10 +6,11 @@ import { rankPages, type RankedPage } from '../pagerank/rank-pages.js';
 import { readLinkGraph } from '../pagerank/read-link-graph.js';
 import { STATE_DIR } from '../state/crawl-state.js';
 import { readJournal } from '../state/read-journal.js';
-import type { Row } from './svg-charts.js';
+import type { Interval, Row } from './svg-charts.js';
 
-/** Intervals of the pages-over-time chart. */
+/** Intervals of the pages-over-time chart, at most; fewer for a small crawl, so that each holds a few pages. */
 const RATE_POINTS = 60;
+const PAGES_PER_POINT = 5;
 /** Upper bounds (ms) of the fetch-duration ranges; the last range is everything above. */
 const DURATION_BOUNDS = [10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000];
 const PAGERANK_TOP = 20;
@@ -19,8 +20,8 @@ export interface ReportData {
   readonly repository: string;
   /** stats.json: the last run's counters. */
   readonly summary: CrawlSummary & { readonly pending?: number; readonly completed?: boolean };
-  /** [seconds since the first document, pages/s in the interval that ends there]. */
-  readonly rate: readonly (readonly [number, number])[];
+  /** Equal intervals from the first document to the last: [from, to] in seconds since the first, and pages/s in it. */
+  readonly rate: readonly Interval[];
   readonly spanSeconds: number;
   readonly depth: readonly Row[];
   readonly durations: readonly Row[];
@@ -64,7 +65,8 @@ export async function readReportData(repository: string): Promise<ReportData> {
     rate,
     spanSeconds,
     depth: Array.from(depth, (n, d) => [String(d), n ?? 0] as const),
-    durations: durations.map((n, i) => [durationLabel(i), n] as const),
+    // Ranges above the slowest fetch are left out: a loopback crawl is not drawn over ten empty columns.
+    durations: durations.slice(0, durations.findLastIndex((n) => n > 0) + 1).map((n, i) => [durationLabel(i), n] as const),
     pagerank: await topPages(join(repository, 'index.txt')),
   };
 }
@@ -102,7 +104,7 @@ async function findJournal(repository: string): Promise<string> {
 }
 
 /** Documents per second in RATE_POINTS equal intervals from the first document to the last. */
-function rateOverTime(times: number[]): { rate: [number, number][]; spanSeconds: number } {
+function rateOverTime(times: number[]): { rate: Interval[]; spanSeconds: number } {
   if (times.length === 0) return { rate: [], spanSeconds: 0 };
   let first = Infinity;
   let last = -Infinity;
@@ -110,20 +112,18 @@ function rateOverTime(times: number[]): { rate: [number, number][]; spanSeconds:
     if (t < first) first = t;
     if (t > last) last = t;
   }
-  // A crawl shorter than a millisecond per interval is drawn over one interval per millisecond.
   const spanMs = Math.max(last - first, 1);
-  const intervals = Math.min(RATE_POINTS, spanMs);
+  const intervals = Math.max(1, Math.min(RATE_POINTS, Math.floor(times.length / PAGES_PER_POINT), spanMs));
   const width = spanMs / intervals;
   const counts = new Array<number>(intervals).fill(0);
   for (const t of times) counts[Math.min(intervals - 1, Math.floor((t - first) / width))]! += 1;
-  return { rate: counts.map((n, i) => [((i + 1) * width) / 1000, (n * 1000) / width]), spanSeconds: spanMs / 1000 };
+  return { rate: counts.map((n, i) => [(i * width) / 1000, ((i + 1) * width) / 1000, (n * 1000) / width]), spanSeconds: spanMs / 1000 };
 }
 
+/** A range by its upper bound (`<25 ms`: from the previous bound to 25 ms), the last by its lower one. */
 function durationLabel(range: number): string {
-  const ms = (n: number): string => (n >= 1000 ? `${n / 1000}s` : `${n}ms`);
-  if (range === 0) return `<${ms(DURATION_BOUNDS[0]!)}`;
-  if (range === DURATION_BOUNDS.length) return `≥${ms(DURATION_BOUNDS[range - 1]!)}`;
-  return `${ms(DURATION_BOUNDS[range - 1]!)}–${ms(DURATION_BOUNDS[range]!)}`;
+  const ms = (n: number): string => (n >= 1000 ? `${n / 1000} s` : `${n} ms`);
+  return range === DURATION_BOUNDS.length ? `≥${ms(DURATION_BOUNDS[range - 1]!)}` : `<${ms(DURATION_BOUNDS[range]!)}`;
 }
 
 async function topPages(indexPath: string): Promise<RankedPage[]> {

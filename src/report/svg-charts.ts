@@ -1,5 +1,7 @@
 /** A labelled count: one bar. */
 export type Row = readonly [label: string, value: number];
+/** A rate over a span of time: [from, to] in seconds, and the rate. */
+export type Interval = readonly [from: number, to: number, rate: number];
 
 const WIDTH = 480;
 
@@ -17,8 +19,11 @@ export function niceCeil(n: number): number {
   return 10 * step;
 }
 
-const svg = (name: string, height: number, body: string, title: string): string =>
-  `<svg class="chart" data-chart="${name}" viewBox="0 0 ${WIDTH} ${height}" role="img" aria-label="${escapeHtml(title)}">${body}</svg>`;
+/** The rate chart spans the page: drawn twice as wide, so that its text keeps the size of the others'. */
+const WIDE = 2 * WIDTH;
+
+const svg = (name: string, height: number, body: string, title: string, width = WIDTH): string =>
+  `<svg class="chart" data-chart="${name}" viewBox="0 0 ${width} ${height}" role="img" aria-label="${escapeHtml(title)}">${body}</svg>`;
 
 /**
  * Horizontal bars, one per row, largest first as given, with the label on the left and the count at
@@ -82,32 +87,32 @@ export function columnChart(name: string, title: string, rows: readonly Row[]): 
 }
 
 /**
- * A rate over time: an area under the rate of each interval, the x-axis in seconds since the first
- * point. `points` are [seconds from start, rate]; the path carries how many points it joins.
+ * A rate over time, as steps: each interval drawn level at its rate, the area below filled, the
+ * x-axis in seconds. The line carries how many intervals it draws (`data-points`).
  *
  * @example
- * rateChart('rate', 'Pages per second', [[0, 10], [1, 14], [2, 12]], 2)
+ * rateChart('rate', 'Pages per second', [[0, 1, 10], [1, 2, 14]], 2)
  */
-export function rateChart(name: string, title: string, points: readonly (readonly [number, number])[], spanSeconds: number): string {
+export function rateChart(name: string, title: string, intervals: readonly Interval[], spanSeconds: number): string {
   const height = 200;
   const left = 44;
   const bottom = 28;
   const plot = height - bottom - 8;
-  const top = niceCeil(Math.max(0, ...points.map((p) => p[1])));
+  const top = niceCeil(Math.max(0, ...intervals.map((p) => p[2])));
   const span = spanSeconds > 0 ? spanSeconds : 1;
-  const x = (s: number): string => (left + (s / span) * (WIDTH - left - 8)).toFixed(1);
+  const x = (s: number): string => (left + (s / span) * (WIDE - left - 8)).toFixed(1);
   const y = (r: number): string => (8 + plot - (r / top) * plot).toFixed(1);
-  const line = points.map(([s, r], i) => `${i === 0 ? 'M' : 'L'}${x(s)},${y(r)}`).join('');
-  const area = points.length > 0 ? `${line}L${x(points[points.length - 1]![0])},${y(0)}L${x(points[0]![0])},${y(0)}Z` : '';
+  const line = intervals.map(([from, to, r], i) => `${i === 0 ? 'M' : 'L'}${x(from)},${y(r)}L${x(to)},${y(r)}`).join('');
+  const area = intervals.length > 0 ? `${line}L${x(intervals[intervals.length - 1]![1])},${y(0)}L${x(intervals[0]![0])},${y(0)}Z` : '';
   const seconds = (s: number): string => `${number(Math.round(s * 10) / 10)} s`;
   const body =
-    `<line class="axis" x1="${left}" y1="${8 + plot}" x2="${WIDTH}" y2="${8 + plot}"/>` +
-    `<line class="grid" x1="${left}" y1="8" x2="${WIDTH}" y2="8"/>` +
+    `<line class="axis" x1="${left}" y1="${8 + plot}" x2="${WIDE}" y2="${8 + plot}"/>` +
+    `<line class="grid" x1="${left}" y1="8" x2="${WIDE}" y2="8"/>` +
     `<text class="tick" x="${left - 6}" y="12" text-anchor="end">${number(top)}</text>` +
     `<text class="tick" x="${left - 6}" y="${8 + plot}" text-anchor="end">0</text>` +
     `<text class="tick" x="${left}" y="${height - 10}">0 s</text>` +
-    `<text class="tick" x="${WIDTH - 8}" y="${height - 10}" text-anchor="end">${seconds(span)}</text>` +
+    `<text class="tick" x="${WIDE - 8}" y="${height - 10}" text-anchor="end">${seconds(span)}</text>` +
     `<path class="area" d="${area}"/>` +
-    `<path class="series" data-points="${points.length}" d="${line}"/>`;
-  return svg(name, height, body, title);
+    `<path class="series" data-points="${intervals.length}" d="${line}"/>`;
+  return svg(name, height, body, title, WIDE);
 }
