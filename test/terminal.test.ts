@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './support/run-cli.js';
@@ -23,7 +24,7 @@ let plain: TerminalRun;
 let forced: TerminalRun;
 beforeAll(async () => {
   tmp = await tempDir();
-  const run = (name: string, env: NodeJS.ProcessEnv) => runInTerminal(['demo', '--repository', join(tmp.dir, name), ...SLOW], env, tmp.dir);
+  const run = (name: string, env: NodeJS.ProcessEnv) => runInTerminal(['demo', '--repository', join(tmp.dir, name), ...SLOW], env, { cwd: tmp.dir });
   [colour, plain, forced] = await Promise.all([
     run('colour', { TERM: 'xterm-256color' }),
     run('plain', { TERM: 'xterm-256color', NO_COLOR: '1' }),
@@ -98,6 +99,18 @@ describe('at a terminal', () => {
       `  stats:   ${join(repo, 'stats.json')}`,
       `  report:  tarantula report ${repo}`,
     ]);
+  });
+});
+
+describe('stdout piped, stderr at a terminal', () => {
+  it('keeps stdout for data and the human lines, in colour, on the terminal', async () => {
+    const index = join(tmp.dir, 'index.jsonl');
+    const run = await runInTerminal(['demo', '--repository', join(tmp.dir, 'split'), '--index', '-', '--format', 'jsonl'], { TERM: 'xterm-256color' }, { cwd: tmp.dir, stdoutTo: index });
+    expect(run.code, run.screen).toBe(0);
+    const records = (await readFile(index, 'utf8')).split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as { url: string });
+    expect(records.length).toBeGreaterThan(10);
+    expect(run.screen).toMatch(/\x1b\[32m200\x1b\[39m http:\/\//);
+    expect(run.screen).not.toContain('"url"');
   });
 });
 

@@ -4,7 +4,8 @@ import { styleText } from 'node:util';
 export type Paint = (style: Parameters<typeof styleText>[0], text: string) => string;
 
 export const noPaint: Paint = (_style, text) => text;
-export const ansiPaint: Paint = (style, text) => styleText(style, text);
+// Whether to colour is the terminal's decision (Terminal asks stderr); styleText would ask stdout.
+export const ansiPaint: Paint = (style, text) => styleText(style, text, { validateStream: false });
 
 /** The `page` level of createLogger: a line per fetched document. */
 const PAGE = 25;
