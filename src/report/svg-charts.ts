@@ -75,10 +75,12 @@ export function columnChart(name: string, title: string, rows: readonly Row[]): 
   const body = rows
     .map(([label, value], i) => {
       const h = (value / top) * plot;
-      const x = left + i * slot + slot * 0.15;
+      // Few columns stay column-shaped instead of filling the width.
+      const width = Math.min(slot * 0.7, 64);
+      const x = left + (i + 0.5) * slot - width / 2;
       const tip = `<title>${escapeHtml(`${label}: ${number(value)}`)}</title>`;
       return (
-        `<rect class="bar" data-value="${value}" x="${x.toFixed(1)}" y="${(8 + plot - h).toFixed(1)}" width="${(slot * 0.7).toFixed(1)}" height="${Math.max(value > 0 ? 1 : 0, h).toFixed(1)}" rx="2">${tip}</rect>` +
+        `<rect class="bar" data-value="${value}" x="${x.toFixed(1)}" y="${(8 + plot - h).toFixed(1)}" width="${width.toFixed(1)}" height="${Math.max(value > 0 ? 1 : 0, h).toFixed(1)}" rx="2">${tip}</rect>` +
         `<text class="tick" x="${(left + (i + 0.5) * slot).toFixed(1)}" y="${height - 10}" text-anchor="middle">${escapeHtml(cut(label, 10))}</text>`
       );
     })
