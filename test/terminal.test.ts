@@ -12,7 +12,6 @@ import { tempDir } from './support/temp-dir.js';
  */
 const SLOW = ['--max-pages', '12', '--threads', '1', '--min-delay', '200', '--delay-factor', '0'];
 
-// eslint-disable-next-line no-control-regex
 const SGR = /\x1b\[[0-9;]*m/g;
 const CLEAR = '\r\x1b[K';
 const TIME = String.raw`\d\d:\d\d:\d\d`;

@@ -19,7 +19,6 @@ const LEVELS: Record<number, readonly [string, Parameters<typeof styleText>[0]]>
 };
 
 // A URL or a message may carry what a hostile server sent: no control character reaches the terminal.
-// eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
 const clean = (value: unknown): string => String(value).replace(CONTROL, '?');
 

@@ -88,11 +88,14 @@ async function readSummary(repository: string): Promise<ReportData['summary']> {
     }
     throw err;
   }
+  let value: unknown;
   try {
-    return JSON.parse(text) as ReportData['summary'];
+    value = JSON.parse(text);
   } catch (err) {
     throw new NoCrawlError(`${path} is not the stats of a crawl: ${(err as Error).message}`);
   }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new NoCrawlError(`${path} is not the stats of a crawl: not a JSON object`);
+  return value as ReportData['summary'];
 }
 
 async function findJournal(repository: string): Promise<string> {
