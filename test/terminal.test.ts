@@ -15,7 +15,8 @@ const SLOW = ['--max-pages', '12', '--threads', '1', '--min-delay', '200', '--de
 const SGR = /\x1b\[[0-9;]*m/g;
 const CLEAR = '\r\x1b[K';
 const TIME = String.raw`\d\d:\d\d:\d\d`;
-const PROGRESS = /(\d+) pages {2}\d+\.\d\/s {2}queued \d+ {2}in flight [01] {2}failures \d+ {2}0:00:\d\d {2}ETA 0:00:\d\d/g;
+/** The progress line; the ETA once a page is in (before, there is no rate to go by). */
+const PROGRESS = /(\d+) pages {2}\d+\.\d\/s {2}queued \d+ {2}in flight [01] {2}failures \d+ {2}\d+:\d\d:\d\d( {2}ETA \d+:\d\d:\d\d)?/g;
 
 let tmp: Awaited<ReturnType<typeof tempDir>>;
 let colour: TerminalRun;
@@ -55,6 +56,8 @@ describe('at a terminal', () => {
     const screen = colour.screen.replace(SGR, '');
     const draws = [...screen.matchAll(PROGRESS)].map((m) => Number(m[1]));
     expect(draws.length).toBeGreaterThanOrEqual(1);
+    // The crawl lasts at least a second after its first page: at least one draw with pages in, and an ETA.
+    expect(screen).toMatch(/[1-9]\d* pages .* {2}ETA \d+:\d\d:\d\d/);
     expect(draws).toEqual([...draws].sort((a, b) => a - b));
     // On every row, whatever was written before the last clear is a progress line (or nothing):
     // a log line always clears the row first, so it never shares a row with the progress line…
