@@ -3,7 +3,7 @@ import type { ReportData } from './report-data.js';
 import { renderReport } from './render-report.js';
 
 const summary = {
-  documents: 2, indexed: 2, truncated: 0, duplicates: 0, bytes: 2048, seconds: 1.5, pagesPerSecond: 1.3, redirects: 0, retries: 0, failures: 0,
+  documents: 2, indexed: 2, truncated: 0, duplicates: 0, bytes: 2048, seconds: 1.5, pagesPerSecond: 1.3, redirects: 0, retries: 0, failures: 0, returned: 0,
   byGroup: {}, byType: { html: 2 }, byStatus: { '200': 2 }, topHosts: {}, failuresByCode: {}, droppedByReason: {}, cpuSeconds: 0.1, peakRssMb: 50,
 };
 
