@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startWeb } from './support/e2e-web.js';
 import { runCli, type CliResult } from './support/run-cli.js';
 import { tempDir } from './support/temp-dir.js';
 
@@ -100,6 +101,22 @@ describe('tarantula demo --report, in a headless chromium', () => {
       const box = await page.locator(`[data-chart="${chart}"]`).boundingBox();
       expect(box?.width, chart).toBeGreaterThan(200);
       expect(box?.height, chart).toBeGreaterThan(15);
+    }
+  });
+});
+
+describe('tarantula crawl --report, piped', () => {
+  it('writes the report and logs where as one more JSON line, with no closing block', async () => {
+    const web = await startWeb('lists');
+    try {
+      const out = join(tmp.dir, 'lists');
+      const run = await web.crawl(['--seed', web.url('lists.test', '/start.php'), '--repository', out, '--report'], { cwd: tmp.dir });
+      expect(run.code, run.stderr).toBe(0);
+      const lines = run.stderr.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as { msg: string; report?: string });
+      expect(lines.filter((l) => l.msg === 'report written')).toEqual([expect.objectContaining({ report: join(out, 'report.html') })]);
+      expect((await readFile(join(out, 'report.html'), 'utf8')).startsWith('<!doctype html>')).toBe(true);
+    } finally {
+      await web.close();
     }
   });
 });
