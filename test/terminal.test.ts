@@ -105,6 +105,24 @@ describe('at a terminal', () => {
   });
 });
 
+describe('Ctrl-C at a terminal', () => {
+  it('clears the progress line, says the crawl was interrupted and what is pending, and the same command resumes', async () => {
+    const args = ['demo', '--repository', join(tmp.dir, 'stopped'), ...SLOW];
+    const first = await runInTerminal(args, { TERM: 'dumb' }, { cwd: tmp.dir, interruptWhen: new RegExp(`${TIME} 200 http://[^\\r]*\\r\\n[^]*${TIME} 200 http://`) });
+    expect(first.code, first.screen).toBe(130);
+    const lines = seen(first.screen);
+    const block = lines.find((l) => l.startsWith('Interrupted: '));
+    expect(block).toMatch(/^Interrupted: \d+ pages? \(\d+ indexed\), 0 failures, /);
+    const pending = Number(/^ {2}(\d+) URLs? pending: run the same command again to resume$/m.exec(lines.join('\n'))?.[1]);
+    expect(pending).toBeGreaterThan(0);
+    expect(lines.filter((l) => new RegExp(PROGRESS.source).test(l))).toEqual([]);
+    const fetched = Number(/^Interrupted: (\d+) page/.exec(block!)![1]);
+    const second = await runInTerminal(args, { TERM: 'dumb' }, { cwd: tmp.dir });
+    expect(second.code, second.screen).toBe(0);
+    expect(seen(second.screen)).toContainEqual(expect.stringMatching(new RegExp(`^Finished: ${12 - fetched} pages? `)));
+  });
+});
+
 describe('stdout piped, stderr at a terminal', () => {
   it('keeps stdout for data and the human lines, in colour, on the terminal', async () => {
     const index = join(tmp.dir, 'index.jsonl');
