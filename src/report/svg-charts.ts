@@ -11,6 +11,9 @@ export const escapeHtml = (text: string): string =>
 const number = (n: number): string => (Number.isInteger(n) ? n.toLocaleString('en') : n.toLocaleString('en', { maximumFractionDigits: 1 }));
 const cut = (text: string, max: number): string => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
 
+/** Room left of a plot for its y-axis label (about 7 units per character of the 12 px text). */
+const axisRoom = (top: number): number => 14 + 7 * number(top).length;
+
 /** The smallest 1, 2 or 5 × 10^k at or above `n`: the top of an axis. */
 export function niceCeil(n: number): number {
   if (n <= 0) return 1;
@@ -62,10 +65,10 @@ export function barChart(name: string, title: string, rows: readonly Row[]): str
  */
 export function columnChart(name: string, title: string, rows: readonly Row[]): string {
   const height = 200;
-  const left = 44;
   const bottom = 28;
   const plot = height - bottom - 8;
   const top = niceCeil(Math.max(0, ...rows.map((r) => r[1])));
+  const left = axisRoom(top);
   const slot = (WIDTH - left) / Math.max(1, rows.length);
   const axis =
     `<line class="axis" x1="${left}" y1="${8 + plot}" x2="${WIDTH}" y2="${8 + plot}"/>` +
@@ -97,10 +100,10 @@ export function columnChart(name: string, title: string, rows: readonly Row[]): 
  */
 export function rateChart(name: string, title: string, intervals: readonly Interval[], spanSeconds: number): string {
   const height = 200;
-  const left = 44;
   const bottom = 28;
   const plot = height - bottom - 8;
   const top = niceCeil(Math.max(0, ...intervals.map((p) => p[2])));
+  const left = axisRoom(top);
   const span = spanSeconds > 0 ? spanSeconds : 1;
   const x = (s: number): string => (left + (s / span) * (WIDE - left - 8)).toFixed(1);
   const y = (r: number): string => (8 + plot - (r / top) * plot).toFixed(1);
