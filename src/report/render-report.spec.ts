@@ -38,6 +38,12 @@ describe('renderReport', () => {
     expect(html).toContain(`content="default-src 'none'; style-src 'unsafe-inline'"`);
   });
 
+  it('adds a chart of new, changed, unchanged and gone pages to the report of a recrawl', () => {
+    expect(renderReport(data())).not.toContain('data-chart="recrawl"');
+    const html = renderReport(data({ summary: { ...summary, recrawl: { new: 1, changed: 2, unchanged: 40, gone: 0 } } }));
+    expect(html.match(/<svg class="chart" data-chart="recrawl"[^]*?<\/svg>/)?.[0].match(/<rect class="bar" data-value="\d+"/g)).toHaveLength(4);
+  });
+
   it('says when the crawl was interrupted, and how much is pending', () => {
     expect(renderReport(data({ summary: { ...summary, completed: false, pending: 12 } }))).toContain('interrupted, 12 URLs pending');
   });

@@ -67,6 +67,7 @@ export function renderReport(data: ReportData, generatedAt = new Date()): string
     figure('durations', 'Fetch durations', 'documents by time to fetch', data.durations.some((r) => r[1] > 0) ? columnChart('durations', 'Fetch durations', data.durations) : undefined),
     figure('dropped', 'Drop reasons', 'URLs not fetched, by reason', bars('dropped', 'Drop reasons', rows(s.droppedByReason))),
     figure('failures', 'Failures', 'requests that failed, by code', bars('failures', 'Failures', rows(s.failuresByCode))),
+    ...(s.recrawl === undefined ? [] : [figure('recrawl', 'Recrawl', 'pages against the last crawl', bars('recrawl', 'Recrawl', rows(s.recrawl)))]),
     figure('pagerank', 'PageRank top 20', 'over the link graph of index.txt', pagerankTable(data), true),
   ];
   return `<!doctype html>

@@ -19,7 +19,12 @@ const PAGERANK_TOP = 20;
 export interface ReportData {
   readonly repository: string;
   /** stats.json: the last run's counters. */
-  readonly summary: CrawlSummary & { readonly pending?: number; readonly completed?: boolean };
+  readonly summary: CrawlSummary & {
+    readonly pending?: number;
+    readonly completed?: boolean;
+    /** On a recrawl: the last crawl's pages sorted into new, changed, unchanged and gone. */
+    readonly recrawl?: Readonly<Record<string, number>>;
+  };
   /** Equal intervals from the first document to the last: [from, to] in seconds since the first, and pages/s in it. */
   readonly rate: readonly Interval[];
   readonly spanSeconds: number;
