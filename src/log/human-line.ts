@@ -18,8 +18,9 @@ const LEVELS: Record<number, readonly [string, Parameters<typeof styleText>[0]]>
   60: ['FATAL', 'red'],
 };
 
-// A URL or a message may carry what a hostile server sent: no control character reaches the terminal.
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+// A URL or a message may carry what a hostile server sent: no control character reaches the
+// terminal, nor a bidirectional override that would make a line read as something else.
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 const clean = (value: unknown): string => String(value).replace(CONTROL, '?');
 
 const statusStyle = (status: number): Parameters<typeof styleText>[0] =>

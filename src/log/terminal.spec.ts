@@ -36,4 +36,10 @@ describe('Terminal', () => {
     expect(written[0]).not.toMatch(/\x1b\]|\x07|\x1b\[2J/);
     expect(written[0]).toContain('http://a.test/?]0;owned?');
   });
+
+  it('keeps bidirectional overrides off the terminal too', () => {
+    const { stream, written } = tty(false);
+    pino({ base: undefined }, new Terminal(stream)).warn({ reason: 'exe.\u202etxt' }, 'odd');
+    expect(written[0]).toContain('(exe.?txt)');
+  });
 });
