@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { CrawlStats } from '../engine/crawl-stats.js';
 import type { ReportData } from './report-data.js';
 import { renderReport } from './render-report.js';
 
-const summary = {
-  documents: 2, indexed: 2, truncated: 0, duplicates: 0, bytes: 2048, seconds: 1.5, pagesPerSecond: 1.3, redirects: 0, retries: 0, failures: 0, returned: 0,
-  byGroup: {}, byType: { html: 2 }, byStatus: { '200': 2 }, topHosts: {}, failuresByCode: {}, droppedByReason: {}, cpuSeconds: 0.1, peakRssMb: 50,
-};
+/** What stats.json holds after two HTML pages, as the crawl's own counters write it. */
+const summary = { ...new CrawlStats().summary(), documents: 2, indexed: 2, bytes: 2048, byType: { html: 2 }, byStatus: { '200': 2 } };
 
 function data(over: Partial<ReportData> = {}): ReportData {
   return { repository: 'out', summary, rate: [[0, 1, 2]], spanSeconds: 1, depth: [['0', 2]], durations: [['<10 ms', 2]], pagerank: [], ...over };
