@@ -39,6 +39,7 @@ type RunCommand = (typeof COMMANDS)[number];
 /** The short flags of SPEC §2, and the config key each one sets. Every key is also `--KEY`. */
 export const FLAG_ALIASES: ReadonlyMap<string, string> = new Map([
   ['seed', 'starting-points'],
+  ['input-file', 'input-files'],
   ['max-pages', 'max-page-number'],
   ['traversal', 'traversal-algorithm'],
   ['index', 'index-file'],
@@ -90,7 +91,8 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   const pagerank: { -readonly [K in keyof PagerankOptions]: PagerankOptions[K] } = { ...DEFAULT_PAGERANK };
   let watch = false;
   for (let i = 0; i < rest.length; i++) {
-    const arg = rest[i]!;
+    // wget's `-i FILE`, the one short flag: it is what users bring to `... | tarantula crawl -i -`.
+    const arg = rest[i] === '-i' ? '--input-file' : rest[i]!;
     if (arg === '--') {
       positionals.push(...rest.slice(i + 1));
       break;
