@@ -29,7 +29,7 @@ export function usage(): string {
     const alias = aliasOf.get(spec.name);
     const choice = spec.kind === 'choice' || spec.kind === 'boolean';
     const value = choice ? spec.unit.replaceAll(', ', '|') : (METAVAR[spec.name] ?? 'N');
-    const flags = `${alias === undefined ? '' : `--${alias}, `}--${spec.name} ${value}`;
+    const flags = `${spec.name === 'input-files' ? '-i, ' : ''}${alias === undefined ? '' : `--${alias}, `}--${spec.name} ${value}`;
     const shown = spec.default === '{ }' || spec.default === '""' ? 'none' : spec.default;
     return `  ${flags.padEnd(44)} ${choice ? '' : `${spec.unit}; `}default ${shown}`;
   });
@@ -39,6 +39,7 @@ export function usage(): string {
 /** What a flag's value is, where it is not a number (N) or one of the listed choices. */
 const METAVAR: Readonly<Record<string, string>> = {
   'starting-points': 'URL',
+  'input-files': 'FILE',
   'accept-list': 'REGEX',
   'reject-list': 'REGEX',
   resolve: 'HOST:PORT:ADDRESS',
