@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -45,9 +45,9 @@ function crawlFromStdin(args: readonly string[], write: (stdin: NodeJS.WritableS
 
 describe('seeds from stdin', () => {
   it('crawls two URLs piped in, each with the pages it leads to (its host joins the scope), and exits 0', async () => {
-    const run = await crawlFromStdin(['--repository', join(tmp.dir, 'two')], (stdin) =>
-      stdin.end(`${web.url('tree.test')}\n  ${web.url('cross.test')}  \n`),
-    );
+    const run = await crawlFromStdin(['--repository', join(tmp.dir, 'two')], (stdin) => {
+      stdin.end(`${web.url('tree.test')}\n  ${web.url('cross.test')}  \n`);
+    });
     expect(run.code, run.stderr).toBe(0);
     expect(indexed(run.stdout)).toEqual(all().map((p) => web.url(p.slice(0, p.indexOf('/')), p.slice(p.indexOf('/')))).sort());
     expect([...run.pages].sort()).toEqual(all());
@@ -55,7 +55,9 @@ describe('seeds from stdin', () => {
 
   it('skips a bad line in the middle with a warning naming its line, and crawls the others', async () => {
     const lines = ['# seeds', web.url('tree.test', '/c.html'), '', '/not/absolute', 'ftp://tree.test/', web.url('cross.test', '/c.html')];
-    const run = await crawlFromStdin(['--repository', join(tmp.dir, 'bad'), ...ONLY_SEEDS], (stdin) => stdin.end(lines.join('\n')));
+    const run = await crawlFromStdin(['--repository', join(tmp.dir, 'bad'), ...ONLY_SEEDS], (stdin) => {
+      stdin.end(lines.join('\n'));
+    });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toContain('stdin:4: \\"/not/absolute\\" is not an absolute http(s) URL; skipped');
     expect(run.stderr).toContain('stdin:5: \\"ftp://tree.test/\\" is not an absolute http(s) URL; skipped');
@@ -102,11 +104,15 @@ describe('seeds from stdin', () => {
 });
 
 describe('seeds from files', () => {
-  it('takes the index of an earlier crawl, in the seed and the jsonl format, as its seeds', async () => {
+  it('takes the index of an earlier crawl as its seeds: seed format, jsonl, and the seed format through cut -f2', async () => {
     const first = await web.crawl(['--seed', web.url('tree.test'), '--repository', join(tmp.dir, 'old'), '--index', join(tmp.dir, 'old.jsonl'), '--format', 'jsonl', '--log-level', '0'], { cwd: tmp.dir });
     expect(first.code, first.stderr).toBe(0);
-    for (const input of [join(tmp.dir, 'old', 'index.txt'), join(tmp.dir, 'old.jsonl')]) {
-      const again = await web.crawl(['-i', input, ...ONLY_SEEDS, '--repository', join(tmp.dir, `again-${input.endsWith('.jsonl') ? 'jsonl' : 'seed'}`), '--log-level', '0'], { cwd: tmp.dir });
+    // what `cut -f2 old/index.txt` gives: the URLs, and `@LINK ANCHOR` for the link lines
+    const cut = join(tmp.dir, 'cut.txt');
+    const seedIndex = await readFile(join(tmp.dir, 'old', 'index.txt'), 'utf8');
+    await writeFile(cut, seedIndex.split('\n').map((line) => line.split('\t')[1] ?? line).join('\n'));
+    for (const [name, input] of [['seed', join(tmp.dir, 'old', 'index.txt')], ['jsonl', join(tmp.dir, 'old.jsonl')], ['cut', cut]]) {
+      const again = await web.crawl(['-i', input!, ...ONLY_SEEDS, '--repository', join(tmp.dir, `again-${name}`), '--log-level', '0'], { cwd: tmp.dir });
       expect(again.code, again.stderr).toBe(0);
       expect(again.stderr).not.toContain('skipped');
       expect([...again.pages].sort()).toEqual(pagesOf('tree.test', TREE).sort());
@@ -118,7 +124,9 @@ describe('seeds from files', () => {
     await writeFile(list, `${web.url('tree.test', '/a/1.html')}\n${web.url('tree.test', '/b/1.html')}\n`);
     const repo = join(tmp.dir, 'files');
     const args = ['--seed', web.url('tree.test', '/c.html'), '-i', list, '--input-file', '-', ...ONLY_SEEDS, '--repository', repo, '--threads', '1'];
-    const run = await crawlFromStdin(args, (stdin) => stdin.end(`${web.url('cross.test', '/b.html')}\n`));
+    const run = await crawlFromStdin(args, (stdin) => {
+      stdin.end(`${web.url('cross.test', '/b.html')}\n`);
+    });
     expect(run.code, run.stderr).toBe(0);
     // one host's requests keep the order of admission (across hosts, order is the frontier's)
     expect(run.pages.filter((p) => p.startsWith('tree.test/'))).toEqual(pagesOf('tree.test', ['/c.html', '/a/1.html', '/b/1.html']));

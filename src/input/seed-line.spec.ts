@@ -11,6 +11,7 @@ describe('seedLine', () => {
     ['   # an indented comment', undefined],
     ['0123456789abcdef0123456789abcdef\thttp://a.test/p\thttp://a.test/p\tP\tutf-8\thtml\t-\t-', { url: 'http://a.test/p' }],
     ['\t@http://a.test/q anchor text', undefined],
+    ['@http://a.test/q anchor text', undefined],
     ['http://a.test/p\thttp://b.test/', { url: 'http://b.test/' }],
     ['{"md5":"x","url":"http://a.test/j","links":[]}', { url: 'http://a.test/j' }],
     ['{"url": 42}', { refused: 'a JSON record without a "url" string' }],

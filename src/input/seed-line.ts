@@ -9,8 +9,8 @@ const SHOWN = 200;
 /**
  * Reads one line of an input file (`-i FILE`): a URL alone, or a line of an index written by an
  * earlier crawl, so that one crawl's output feeds the next. A record line of the seed format gives
- * its second field (the normalized URL), as `cut -f2` would; its link lines (starting with a TAB)
- * are skipped; a jsonl line gives its `url`. Blank lines and `#` comments are skipped; surrounding
+ * its second field (the normalized URL), as `cut -f2` would; its link lines (starting with a TAB,
+ * or with `@` once `cut -f2` went over them) are skipped; a jsonl line gives its `url`. Blank lines and `#` comments are skipped; surrounding
  * whitespace is trimmed.
  *
  * @example
@@ -23,7 +23,8 @@ const SHOWN = 200;
 export function seedLine(line: string): SeedLine {
   if (line.charCodeAt(0) === 9 /* TAB */) return undefined;
   const text = line.trim();
-  if (text === '' || text.startsWith('#')) return undefined;
+  // `@LINK ANCHOR` is a link line of the seed format after `cut -f2` took its second field.
+  if (text === '' || text.startsWith('#') || text.startsWith('@')) return undefined;
   let url = text;
   if (text.startsWith('{')) {
     let value: unknown;

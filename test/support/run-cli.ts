@@ -37,8 +37,8 @@ export function runCli(args: readonly string[], opts: CliOptions = {}): Promise<
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s));
-    child.stderr.setEncoding('utf8').on('data', (s: string) => (stderr += s));
+    child.stdout!.setEncoding('utf8').on('data', (s: string) => (stdout += s));
+    child.stderr!.setEncoding('utf8').on('data', (s: string) => (stderr += s));
     const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 60_000);
     opts.onSpawn?.(child);
     child.on('error', reject);
