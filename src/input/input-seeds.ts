@@ -73,7 +73,6 @@ export interface InputSeedOptions {
 export function inputSeeds(inputs: readonly SeedInput[], opts: InputSeedOptions): Observable<Candidate> {
   return new Observable<Candidate>((subscriber) => {
     let closed = false;
-    let reading: Readable | undefined;
     async function* paced(stream: Readable): AsyncGenerator<Buffer | string> {
       for await (const chunk of stream) {
         yield chunk as Buffer | string;
@@ -82,7 +81,6 @@ export function inputSeeds(inputs: readonly SeedInput[], opts: InputSeedOptions)
     }
     void (async () => {
       for (const input of inputs) {
-        reading = input.stream;
         const lines = new LineReader(paced(input.stream));
         try {
           for await (const line of lines) {
@@ -105,8 +103,9 @@ export function inputSeeds(inputs: readonly SeedInput[], opts: InputSeedOptions)
     })();
     return () => {
       closed = true;
-      // A crawl that ended (a limit, a signal) reads no more: a stream waiting for data is let go.
-      reading?.destroy();
+      // A crawl that ended (a limit, a signal) reads no more: a stream waiting for data, and the
+      // files not reached yet, are let go.
+      for (const input of inputs) input.stream.destroy();
     };
   });
 }
