@@ -104,6 +104,24 @@ describe('seeds from stdin', () => {
 });
 
 describe('seeds from files', () => {
+  it('resumed with the same file given again: the lines read before are duplicates, nothing is fetched twice or lost', async () => {
+    const repo = join(tmp.dir, 'same-file');
+    const list = join(tmp.dir, 'same.txt');
+    await writeFile(list, `${web.url('tree.test')}\n${web.url('cross.test')}\n`);
+    const args = ['-i', list, '--repository', repo, '--min-delay', '400', '--max-delay', '400', '--log-level', '0'];
+    let child: ChildProcess | undefined;
+    const before = web.server.requests.length;
+    const first = web.crawl(args, { cwd: tmp.dir, onSpawn: (c) => (child = c) });
+    await until(() => web.server.requests.slice(before).filter((r) => r.status === 200).length >= 3);
+    child!.kill('SIGINT');
+    const stopped = await first;
+    expect(stopped.code, stopped.stderr).toBe(130);
+    const rerun = await web.crawl(args, { cwd: tmp.dir });
+    expect(rerun.code, rerun.stderr).toBe(0);
+    // the seeds read again are dropped by the seen-set: fetched twice, they would be in both lists
+    expect([...stopped.pages, ...rerun.pages].sort()).toEqual(all());
+  });
+
   it('takes the index of an earlier crawl as its seeds: seed format, jsonl, and the seed format through cut -f2', async () => {
     const first = await web.crawl(['--seed', web.url('tree.test'), '--repository', join(tmp.dir, 'old'), '--index', join(tmp.dir, 'old.jsonl'), '--format', 'jsonl', '--log-level', '0'], { cwd: tmp.dir });
     expect(first.code, first.stderr).toBe(0);
