@@ -46,6 +46,9 @@ export const FLAG_ALIASES: ReadonlyMap<string, string> = new Map([
   ['format', 'index-format'],
 ]);
 
+/** One-letter flags, and the key each sets: wget's `-i FILE`, which users bring to `... | tarantula crawl -i -`. */
+export const SHORT_FLAGS: ReadonlyMap<string, string> = new Map([['-i', 'input-file']]);
+
 const fraction = numberOf({ fraction: true, max: 1 });
 const PAGERANK_FLAGS: { readonly [K in keyof PagerankOptions]: ValueParser<PagerankOptions[K]> } = {
   top: numberOf(),
@@ -91,8 +94,8 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   const pagerank: { -readonly [K in keyof PagerankOptions]: PagerankOptions[K] } = { ...DEFAULT_PAGERANK };
   let watch = false;
   for (let i = 0; i < rest.length; i++) {
-    // wget's `-i FILE`, the one short flag: it is what users bring to `... | tarantula crawl -i -`.
-    const arg = rest[i] === '-i' ? '--input-file' : rest[i]!;
+    const short = SHORT_FLAGS.get(rest[i]!);
+    const arg = short === undefined ? rest[i]! : `--${short}`;
     if (arg === '--') {
       positionals.push(...rest.slice(i + 1));
       break;

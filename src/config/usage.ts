@@ -1,6 +1,6 @@
 import type { CrawlerConfig } from './config.js';
 import { KEYS } from './keys.js';
-import { FLAG_ALIASES } from './parse-args.js';
+import { FLAG_ALIASES, SHORT_FLAGS } from './parse-args.js';
 
 const HEAD = `Usage:
   tarantula crawl [CONF] [--watch] [FLAGS]   crawl as CONF says (default ./Crawler.conf);
@@ -24,12 +24,14 @@ each use adding one item, and replaces the file's list (--resolve adds to it).
  */
 export function usage(): string {
   const aliasOf = new Map([...FLAG_ALIASES].map(([alias, key]) => [key, alias]));
+  const shortOf = new Map([...SHORT_FLAGS].map(([short, flag]) => [flag, short]));
   const lines = (Object.keys(KEYS) as (keyof CrawlerConfig)[]).map((field) => {
     const spec = KEYS[field];
     const alias = aliasOf.get(spec.name);
     const choice = spec.kind === 'choice' || spec.kind === 'boolean';
     const value = choice ? spec.unit.replaceAll(', ', '|') : (METAVAR[spec.name] ?? 'N');
-    const flags = `${spec.name === 'input-files' ? '-i, ' : ''}${alias === undefined ? '' : `--${alias}, `}--${spec.name} ${value}`;
+    const short = shortOf.get(alias ?? spec.name);
+    const flags = `${short === undefined ? '' : `${short}, `}${alias === undefined ? '' : `--${alias}, `}--${spec.name} ${value}`;
     const shown = spec.default === '{ }' || spec.default === '""' ? 'none' : spec.default;
     return `  ${flags.padEnd(44)} ${choice ? '' : `${spec.unit}; `}default ${shown}`;
   });
