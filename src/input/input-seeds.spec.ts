@@ -40,6 +40,14 @@ describe('openSeedInputs and inputSeeds', () => {
     expect(warnings).toEqual([`${file}:3: "not a url" is not an absolute http(s) URL; skipped`]);
   });
 
+  it('reads nothing from a stdin an earlier crawl of the process finished or let go (--watch), and says nothing about it', async () => {
+    const stdin = new PassThrough();
+    stdin.destroy();
+    const warnings: string[] = [];
+    const seeds = await lastValueFrom(inputSeeds(await openSeedInputs(['-'], stdin), { room: () => true, seed: () => {}, warn: (m) => warnings.push(m) }).pipe(toArray()));
+    expect([seeds, warnings]).toEqual([[], []]);
+  });
+
   it('refuses a missing file or a folder before reading anything, naming it', async () => {
     await expect(openSeedInputs([join(dir, 'nope.txt')], new PassThrough())).rejects.toThrow(ConfigError);
     await expect(openSeedInputs([join(dir, 'nope.txt')], new PassThrough())).rejects.toThrow(/nope\.txt: cannot read the input file: ENOENT/);

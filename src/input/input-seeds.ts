@@ -81,6 +81,8 @@ export function inputSeeds(inputs: readonly SeedInput[], opts: InputSeedOptions)
     }
     void (async () => {
       for (const input of inputs) {
+        // With --watch, every crawl opens the inputs again: stdin is the first crawl's only.
+        if (input.stream.destroyed || input.stream.readableEnded) continue;
         const lines = new LineReader(paced(input.stream));
         try {
           for await (const line of lines) {
