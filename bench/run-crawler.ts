@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createWriteStream, existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 
@@ -24,6 +24,8 @@ export interface CrawlSettings {
   readonly maxPerHost: number;
   /** Guard so that a run stays bounded even if the crawler stalls. */
   readonly timeLimitSeconds: number;
+  /** Archive the crawl as WARC (`warc-file` = workDir/warc/crawl). */
+  readonly warc?: boolean;
 }
 
 /** What stats.json holds that the benchmarks read. */
@@ -86,6 +88,7 @@ log-level = 0;
 threads = ${s.threads};
 <output-options>
 index-file = "";
+warc-file = "${s.warc ? join(dirname(repository), 'warc', 'crawl') : ''}";
 `;
 }
 

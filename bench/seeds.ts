@@ -8,7 +8,8 @@
  *
  * Seed i is `http://h{i mod hosts}.bench.test/p/{i}.html`: the first `pages` of them are pages of
  * about 10 KB (fetched, parsed, stored), the rest 404s (fetched, nothing stored). Links are not
- * followed (every link is rejected; seeds are always fetched), so the crawl requests exactly the seeds.
+ * followed (every link is rejected; seeds are always fetched) and no sitemap is read, so the crawl
+ * requests exactly the seeds (and each host's robots.txt).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -56,7 +57,7 @@ try {
         resolve: expected({ pages, hosts }).hostNames.map((h) => `${h}:${server.port}:127.0.0.1`),
         threads, maxPerHost: 1, timeLimitSeconds: 1200,
       };
-      const run = await runCrawler(settings, work, { args: ['-i', '-', '--reject-list', '.'], stdin: (input) => writeSeeds(input, seeds, server.port) });
+      const run = await runCrawler(settings, work, { args: ['-i', '-', '--reject-list', '.', '--sitemaps', 'false'], stdin: (input) => writeSeeds(input, seeds, server.port) });
       const s = run.stats;
       const notFound = s.byStatus['404'] ?? 0;
       const want = Math.min(seeds, pages);

@@ -44,6 +44,7 @@ export const FLAG_ALIASES: ReadonlyMap<string, string> = new Map([
   ['traversal', 'traversal-algorithm'],
   ['index', 'index-file'],
   ['format', 'index-format'],
+  ['warc', 'warc-file'],
 ]);
 
 /** One-letter flags, and the key each sets: wget's `-i FILE`, which users bring to `... | tarantula crawl -i -`. */

@@ -1,5 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import type { Dispatcher } from 'undici';
+import type { WarcArchive } from '../archive/warc-archive.js';
 import type { CrawlerConfig } from '../config/config.js';
 import { createDispatcher } from '../fetch/create-dispatcher.js';
 import { fetchDocument, type FetchOptions } from '../fetch/fetch-document.js';
@@ -56,6 +57,10 @@ export interface CrawlContext {
   readonly report: DropReport;
   /** Worker threads that describe and store documents (the default unit's parse and mirror stages). */
   readonly documents: DocumentPool;
+  /** The WARC every fetch is archived in (`warc-file`), if any. */
+  readonly archive: WarcArchive | undefined;
+  /** `host:port` → the peer address of its latest connection: the archive's WARC-IP-Address. */
+  readonly addresses: Map<string, string>;
   /** Aborts every fetch in flight: the crawl is being stopped. */
   readonly abort: AbortController;
   close(): Promise<void>;
@@ -74,9 +79,12 @@ export function createCrawlContext(
   log: CrawlLogger,
   seen: SeenSet,
   state: CrawlState,
+  archiving?: { readonly archive: WarcArchive; readonly addresses: Map<string, string> },
   inputs: readonly SeedInput[] = [],
 ): CrawlContext {
   const abort = new AbortController();
+  const archive = archiving?.archive;
+  const addresses = archiving?.addresses ?? new Map<string, string>();
   // Every fetch in flight listens to this one signal.
   setMaxListeners(0, abort.signal);
   const stats = new CrawlStats((url) => state.known.has(url));
@@ -84,6 +92,7 @@ export function createCrawlContext(
     resolve: config.resolve,
     connectTimeoutMs: config.connectTimeoutMs,
     connectionsPerOrigin: config.maxPerHost,
+    ...(archive ? { remoteAddresses: addresses } : {}),
   });
   const fetchOptions: FetchOptions = {
     dispatcher,
@@ -93,10 +102,12 @@ export function createCrawlContext(
     maxBodySize: config.maxBodySize,
     maxDecodedSize: config.maxDecodedSize,
     signal: abort.signal,
+    ...(archive ? { capture: true } : {}),
   };
   const robotsFetch = { ...fetchOptions, maxBodySize: ROBOTS_MAX_BYTES, maxDecodedSize: ROBOTS_MAX_BYTES };
   const robots = new RobotsCache({
-    fetch: (url) => fetchDocument(url, robotsFetch),
+    // robots.txt is archived too, as Heritrix does: a replay shows what the crawler was allowed.
+    fetch: archive ? (url) => fetchDocument(url, robotsFetch).then((res) => archive.record(url, res).then(() => res)) : (url) => fetchDocument(url, robotsFetch),
     userAgent: config.userAgent,
     ttlMs: config.robotsTtlMs,
   });
@@ -156,10 +167,12 @@ export function createCrawlContext(
     contentSeen: new Map(),
     report,
     documents,
+    archive,
+    addresses,
     abort,
     // The crawl is over: nothing is in flight, and idle keep-alive sockets need no graceful goodbye.
     close: async () => {
-      await Promise.all([documents.close(), dispatcher.destroy()]);
+      await Promise.all([documents.close(), dispatcher.destroy(), archive?.close()]);
     },
   };
 }
