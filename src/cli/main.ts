@@ -2,6 +2,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { ConfigError } from '../config/config-error.js';
 import { loadConfig } from '../config/load-config.js';
+import { hasCrawlState } from '../state/crawl-state.js';
 import { parseArgs } from '../config/parse-args.js';
 import { usage } from '../config/usage.js';
 import { createLogger, flushLogger } from '../log/create-logger.js';
@@ -31,7 +32,7 @@ async function main(argv: readonly string[]): Promise<number> {
     case 'demo':
       return runDemo(args.overrides, { report: args.report });
     case 'crawl': {
-      const { config, warnings } = await loadConfig(args.confPath, args.overrides);
+      const { config, warnings } = await loadConfig(args.confPath, args.overrides, { canResume: hasCrawlState });
       const log = createLogger(config);
       for (const warning of warnings) log.warn(warning);
       const exitCode = args.watch ? await watch(config, log, { report: args.report }) : await crawlAndReport(config, log, { report: args.report });

@@ -50,6 +50,10 @@ describe('parseArgs', () => {
     expect(o.rejectList).toEqual([/\?/, /^#/]);
   });
 
+  it('reads -i and --input-file as wget does, repeatable, with - for stdin', () => {
+    expect(overridesOf('-i', '-', '--input-file', 'a.txt', '--input-file=b.txt', '--input-files', 'c.txt').inputFiles).toEqual(['-', 'a.txt', 'b.txt', 'c.txt']);
+  });
+
   it('reads the commands and their arguments', () => {
     expect(parseArgs(['crawl'])).toMatchObject({ command: 'crawl', confPath: undefined, watch: false, overrides: {} });
     expect(parseArgs(['crawl', 'site.conf', '--watch'])).toMatchObject({ command: 'crawl', confPath: 'site.conf', watch: true });
@@ -87,6 +91,8 @@ describe('parseArgs', () => {
     [['crawl', '--seed'], 'ARG_MISSING', '--seed: missing value'],
     [['crawl', '--index', '--format', 'csv'], 'ARG_MISSING', '--index: missing value'],
     [['crawl', '--max-depth', 'abc'], 'ARG_BAD_VALUE', '--max-depth: "abc" is not a number for max-depth'],
+    [['crawl', '--seed', '-'], 'ARG_BAD_VALUE', '--seed: "-" is not an absolute http(s) URL in starting-points; to read URLs from stdin, use -i - (--input-file -)'],
+    [['crawl', '-i'], 'ARG_MISSING', '--input-file: missing value'],
     [['crawl', '--seed=ftp://a.test/'], 'ARG_BAD_VALUE', '--seed: "ftp://a.test/" is not an absolute http(s) URL in starting-points'],
     [['crawl', '--scope', 'galaxy'], 'ARG_BAD_VALUE', '--scope: unknown scope "galaxy" (expected free-spanning, domain-scope, host-scope or path-scope)'],
     [['crawl', '--log-level', '3'], 'ARG_BAD_VALUE', '--log-level: log-level must be at most 2, not 3'],

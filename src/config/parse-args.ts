@@ -43,12 +43,16 @@ type RunCommand = (typeof COMMANDS)[number];
 /** The short flags of SPEC §2, and the config key each one sets. Every key is also `--KEY`. */
 export const FLAG_ALIASES: ReadonlyMap<string, string> = new Map([
   ['seed', 'starting-points'],
+  ['input-file', 'input-files'],
   ['max-pages', 'max-page-number'],
   ['traversal', 'traversal-algorithm'],
   ['index', 'index-file'],
   ['format', 'index-format'],
   ['warc', 'warc-file'],
 ]);
+
+/** One-letter flags, and the key each sets: wget's `-i FILE`, which users bring to `... | tarantula crawl -i -`. */
+export const SHORT_FLAGS: ReadonlyMap<string, string> = new Map([['-i', 'input-file']]);
 
 const fraction = numberOf({ fraction: true, max: 1 });
 const PAGERANK_FLAGS: { readonly [K in keyof PagerankOptions]: ValueParser<PagerankOptions[K]> } = {
@@ -97,7 +101,8 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   let watch = false;
   let report = false;
   for (let i = 0; i < rest.length; i++) {
-    const arg = rest[i]!;
+    const short = SHORT_FLAGS.get(rest[i]!);
+    const arg = short === undefined ? rest[i]! : `--${short}`;
     if (arg === '--') {
       positionals.push(...rest.slice(i + 1));
       break;

@@ -1,6 +1,6 @@
 import type { CrawlerConfig } from './config.js';
 import { KEYS } from './keys.js';
-import { FLAG_ALIASES } from './parse-args.js';
+import { FLAG_ALIASES, SHORT_FLAGS } from './parse-args.js';
 
 const HEAD = `Usage:
   tarantula crawl [CONF] [--watch] [--report] [FLAGS]
@@ -27,12 +27,14 @@ each use adding one item, and replaces the file's list (--resolve adds to it).
  */
 export function usage(): string {
   const aliasOf = new Map([...FLAG_ALIASES].map(([alias, key]) => [key, alias]));
+  const shortOf = new Map([...SHORT_FLAGS].map(([short, flag]) => [flag, short]));
   const lines = (Object.keys(KEYS) as (keyof CrawlerConfig)[]).map((field) => {
     const spec = KEYS[field];
     const alias = aliasOf.get(spec.name);
     const choice = spec.kind === 'choice' || spec.kind === 'boolean';
     const value = choice ? spec.unit.replaceAll(', ', '|') : (METAVAR[spec.name] ?? 'N');
-    const flags = `${alias === undefined ? '' : `--${alias}, `}--${spec.name} ${value}`;
+    const short = shortOf.get(alias ?? spec.name);
+    const flags = `${short === undefined ? '' : `${short}, `}${alias === undefined ? '' : `--${alias}, `}--${spec.name} ${value}`;
     const shown = spec.default === '{ }' || spec.default === '""' ? 'none' : spec.default;
     return `  ${flags.padEnd(44)} ${choice ? '' : `${spec.unit}; `}default ${shown}`;
   });
@@ -42,6 +44,7 @@ export function usage(): string {
 /** What a flag's value is, where it is not a number (N) or one of the listed choices. */
 const METAVAR: Readonly<Record<string, string>> = {
   'starting-points': 'URL',
+  'input-files': 'FILE',
   'accept-list': 'REGEX',
   'reject-list': 'REGEX',
   resolve: 'HOST:PORT:ADDRESS',
