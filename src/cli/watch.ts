@@ -1,17 +1,19 @@
 import type { CrawlerConfig } from '../config/config.js';
-import { EXIT, runCrawl } from '../engine/run-crawl.js';
+import { EXIT } from '../engine/run-crawl.js';
 import type { CrawlLogger } from '../log/create-logger.js';
+import { crawlAndReport, type CrawlAndReportOptions } from './crawl-and-report.js';
 
 /**
  * `tarantula crawl --watch`: crawls, then recrawls `period` hours (fractions allowed) after the start
- * of the last crawl — with `recrawl-policy = adaptive`, when the first page is due instead — until
+ * of the last crawl (each followed by its report when `opts.report`) — with `recrawl-policy =
+ * adaptive`, when the first page is due instead — until
  * a signal stops it or a crawl fails. A signal during the wait exits at once; during a crawl, that
  * crawl stops as usual (state saved, so the next run resumes it).
  *
  * @example
  * await watch(config, log) //=> 130 after Ctrl-C
  */
-export async function watch(config: CrawlerConfig, log: CrawlLogger): Promise<number> {
+export async function watch(config: CrawlerConfig, log: CrawlLogger, opts: CrawlAndReportOptions = { report: false }): Promise<number> {
   const periodMs = config.periodHours * 3_600_000;
   let signalled: number | undefined;
   let wake: (() => void) | undefined;
@@ -29,10 +31,10 @@ export async function watch(config: CrawlerConfig, log: CrawlLogger): Promise<nu
   try {
     for (;;) {
       const started = Date.now();
-      const { exitCode, ctx } = await runCrawl(config, log, { stdout: process.stdout, handleSignals: true });
+      let due: number | undefined;
+      const exitCode = await crawlAndReport(config, log, { ...opts, crawled: (ctx) => (due = ctx.schedule.adaptive ? ctx.schedule.earliest : undefined) });
       if (exitCode !== EXIT.ok) return exitCode;
       if (signalled !== undefined) return signalled;
-      const due = ctx.schedule.adaptive ? ctx.schedule.earliest : undefined;
       const next = new Date(due ?? started + periodMs);
       log.info({ next: next.toISOString(), ...(due === undefined ? { periodHours: config.periodHours } : { firstDue: true }) }, 'waiting for the next recrawl');
       await new Promise<void>((resolve) => {

@@ -22,9 +22,10 @@ import type { CrawlState } from '../state/crawl-state.js';
 import { RecrawlSchedule } from '../state/recrawl-schedule.js';
 import { MirrorStore } from '../store/mirror-store.js';
 import { withoutSessionIds } from '../url/query-params.js';
-import { makeScope } from '../url/scope.js';
+import { growingScope } from '../url/scope.js';
 import { makeListFilter } from '../url/url-lists.js';
 import { DocumentPool } from '../workers/document-pool.js';
+import type { SeedInput } from '../input/input-seeds.js';
 import { CrawlStats } from './crawl-stats.js';
 
 /** robots.txt beyond this is not read (RFC 9309 §2.5 asks for at least 500 KiB). */
@@ -36,6 +37,8 @@ const ROBOTS_MAX_BYTES = 512_000;
  */
 export interface CrawlContext {
   readonly config: CrawlerConfig;
+  /** The input files of `-i FILE`, opened, not read yet: {@link seedsOf} streams their seeds into the crawl. */
+  readonly inputs: readonly SeedInput[];
   readonly log: CrawlLogger;
   readonly stats: CrawlStats;
   readonly frontier: Frontier<CrawlRequest>;
@@ -55,6 +58,8 @@ export interface CrawlContext {
   readonly robots: RobotsCache;
   readonly politeness: Politeness;
   readonly policy: LinkPolicy;
+  /** Widens the scope by a seed read while crawling (an input file), here, in the document workers and, for a resume, in the journal. */
+  widenScope(seed: string): void;
   readonly store: MirrorStore;
   readonly dispatcher: Dispatcher;
   readonly fetchOptions: FetchOptions;
@@ -91,6 +96,8 @@ export interface CrawlContextOptions {
   readonly started?: SeenSet;
   /** The WARC archive of the crawl and the addresses of its hosts, when `warc-file` is set. */
   readonly archiving?: { readonly archive: WarcArchive; readonly addresses: Map<string, string> };
+  /** The seed inputs (`-i FILE`) of the crawl. */
+  readonly inputs?: readonly SeedInput[];
 }
 
 /**
@@ -138,10 +145,11 @@ export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen
     crawlDelayMs: (host) => robots.crawlDelayMs(host),
   });
   const source = (list: readonly RegExp[]) => list.map((re) => [re.source, re.flags] as const);
+  const scope = growingScope(config.scope, config.startingPoints);
   const documents = new DocumentPool({
     repository: config.repository,
     scope: config.scope,
-    seeds: config.startingPoints,
+    seeds: [...config.startingPoints, ...state.scopeSeeds.filter((seed) => scope.add(seed))],
     accept: source(config.acceptList),
     reject: source(config.rejectList),
     agent: productToken(config.userAgent),
@@ -158,6 +166,7 @@ export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen
   };
   return {
     config,
+    inputs: options.inputs ?? [],
     log,
     stats,
     frontier: hostFrontier<CrawlRequest>({
@@ -184,7 +193,12 @@ export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen
     }),
     robots,
     politeness,
-    policy: linkPolicy(makeScope(config.scope, config.startingPoints), makeListFilter(config.acceptList, config.rejectList)),
+    policy: linkPolicy(scope.test, makeListFilter(config.acceptList, config.rejectList)),
+    widenScope(seed) {
+      if (!scope.add(seed)) return;
+      documents.widenScope(seed);
+      state.journal.append(['s', seed]);
+    },
     store: new MirrorStore(config.repository),
     dispatcher,
     fetchOptions,

@@ -1,6 +1,6 @@
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { Writable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import { ReplaySubject, timer, type Observable } from 'rxjs';
 import { archiveOf } from '../archive/warc-archive.js';
 import type { CrawlerConfig } from '../config/config.js';
@@ -17,6 +17,7 @@ import { journalOutcomes } from '../sinks/journal-outcomes.js';
 import { logOutcomes } from '../sinks/log-outcomes.js';
 import { recordStats } from '../sinks/record-stats.js';
 import { writeIndex } from '../sinks/write-index.js';
+import { openSeedInputs } from '../input/input-seeds.js';
 import { openCrawlState } from '../state/crawl-state.js';
 import { withoutSessionIds } from '../url/query-params.js';
 import { startProgress } from './progress.js';
@@ -35,6 +36,8 @@ export interface RunCrawlOptions {
   readonly handleSignals?: boolean;
   /** The clock recrawl schedules are kept on (ms since the epoch); default `Date.now`. */
   readonly now?: () => number;
+  /** What `-i -` reads. Default: process.stdin. */
+  readonly stdin?: Readable;
 }
 
 export interface RunCrawlResult {
@@ -61,6 +64,8 @@ export function defaultPipeline(ctx: CrawlContext, { stop, writers }: CrawlSinks
  * const { exitCode } = await runCrawl(config, log, { stdout: process.stdout, handleSignals: true });
  */
 export async function runCrawl(config: CrawlerConfig, log: CrawlLogger, opts: RunCrawlOptions): Promise<RunCrawlResult> {
+  // Before the repository is touched: a missing input file is a bad command line (exit 2).
+  const inputs = await openSeedInputs(config.inputFiles, opts.stdin ?? process.stdin);
   const repo = resolve(config.repository);
   const seen = fingerprintSet(undefined, withoutSessionIds);
   const started = startedSet(config);
@@ -83,7 +88,7 @@ export async function runCrawl(config: CrawlerConfig, log: CrawlLogger, opts: Ru
     log.error(message);
     throw Object.assign(new Error(message), { exitCode: EXIT.cannotRun });
   }
-  const ctx = createCrawlContext(config, log, seen, state, { ...(opts.now ? { now: opts.now } : {}), ...(started ? { started } : {}), ...(archiving ? { archiving } : {}) });
+  const ctx = createCrawlContext(config, log, seen, state, { ...(opts.now ? { now: opts.now } : {}), ...(started ? { started } : {}), ...(archiving ? { archiving } : {}), inputs });
 
   // Replayed: a signal that comes while the sinks are being opened still stops the crawl.
   const stopped = new ReplaySubject<string>(1);
@@ -149,6 +154,7 @@ export async function runCrawl(config: CrawlerConfig, log: CrawlLogger, opts: Ru
   log.info(
     {
       seeds: config.startingPoints,
+      ...(inputs.length > 0 ? { inputFiles: inputs.map((i) => i.name) } : {}),
       repository: config.repository,
       mode: state.recrawl ? 'recrawl' : 'crawl',
       resumed: state.resumed,
