@@ -58,4 +58,12 @@ export interface CrawlerConfig {
   /** Where the extra index goes (`-` = stdout); undefined = only REPOSITORY/index.txt. */
   readonly indexFile: string | undefined;
   readonly indexFormat: IndexFormat;
+  // distributed-options (SPEC §8)
+  /** `redis://HOST:PORT/DB`: the shared frontier; undefined = in-process. */
+  readonly frontier: string | undefined;
+  /** Names the crawl's keys in Redis; undefined = the repository folder's name. */
+  readonly crawlId: string | undefined;
+  readonly leaseMs: number;
+  /** Worker processes started on this machine. */
+  readonly workers: number;
 }

@@ -45,6 +45,10 @@ const CASES: { readonly [F in keyof CrawlerConfig]: readonly [ConfValue, Crawler
   threads: [scalar('1'), 1, scalar('0'), 'threads must be at least 1, not 0'],
   indexFile: [scalar('-'), '-', list(), 'index-file takes a single value, not a list'],
   indexFormat: [scalar('JSONL'), 'jsonl', scalar('xml'), 'unknown index-format "xml" (expected seed, jsonl, csv or edges)'],
+  frontier: [scalar('redis://10.0.0.5:6379/2'), 'redis://10.0.0.5:6379/2', scalar('http://10.0.0.5/'), '"http://10.0.0.5/" is not a redis://HOST:PORT/DB URL for frontier'],
+  crawlId: [scalar('news'), 'news', list('a'), 'crawl-id takes a single value, not a list'],
+  leaseMs: [scalar('2.5'), 2500, scalar('0'), 'lease must be at least 1, not 0'],
+  workers: [scalar('4'), 4, scalar('0'), 'workers must be at least 1, not 0'],
 };
 
 describe('KEYS', () => {
@@ -78,6 +82,7 @@ describe('KEYS', () => {
       userAgent: `tarantula/${VERSION}`, resolve: [], connectTimeoutMs: 10000, headerTimeoutMs: 30000,
       bodyTimeoutMs: 30000, maxBodySize: 10_485_760, maxDecodedSize: 20_971_520, maxRedirects: 5, maxRetries: 2,
       logFile: 'screen', logLevel: 1, periodHours: 72, threads: 16, indexFile: undefined, indexFormat: 'seed',
+      frontier: undefined, crawlId: undefined, leaseMs: 60_000, workers: 1,
     });
     expect(Object.isFrozen(DEFAULT_CONFIG)).toBe(true);
   });

@@ -103,6 +103,16 @@ export const textValue: ValueParser<string> = (v, key) => {
 /** A string, where the empty string means "not set". */
 export const optionalText: ValueParser<string | undefined> = (v, key) => single(v, key).text || undefined;
 
+/** `redis://HOST:PORT/DB` (or `rediss://`), or empty for "not set". */
+export const redisUrl: ValueParser<string | undefined> = (v, key) => {
+  const text = optionalText(v, key);
+  if (text === undefined) return undefined;
+  const url = URL.canParse(text) ? new URL(text) : undefined;
+  if (url === undefined || !/^rediss?:$/.test(url.protocol) || url.hostname === '' || !/^(\/\d*)?$/.test(url.pathname))
+    throw new BadValue(`"${text}" is not a redis://HOST:PORT/DB URL for ${key}`);
+  return text;
+};
+
 /** Absolute http(s) URLs, kept as written: the index reports seeds as the configuration wrote them. */
 export const urlList: ValueParser<readonly string[]> = (v, key) =>
   items(v).map(({ text, line }) => {

@@ -3,7 +3,7 @@ import type { Dispatcher } from 'undici';
 import type { CrawlerConfig } from '../config/config.js';
 import { createDispatcher } from '../fetch/create-dispatcher.js';
 import { fetchDocument, type FetchOptions } from '../fetch/fetch-document.js';
-import { hostFrontier, type Frontier } from '../frontier/host-frontier.js';
+import { hostFrontier, type DelayPolicy, type Frontier } from '../frontier/host-frontier.js';
 import type { CrawlRequest } from '../frontier/crawl-request.js';
 import { Politeness } from '../frontier/politeness.js';
 import { crawlRequestCodec } from '../frontier/request-codec.js';
@@ -64,7 +64,13 @@ export interface CrawlContext {
  * const ctx = createCrawlContext(config, log, seen, await openCrawlState(config.repository, seen));
  * crawl(defaultSpec(ctx)).subscribe();
  */
-export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen: SeenSet, state: CrawlState): CrawlContext {
+export function createCrawlContext(
+  config: CrawlerConfig,
+  log: CrawlLogger,
+  seen: SeenSet,
+  state: CrawlState,
+  sharedFrontier?: (politeness: DelayPolicy) => Frontier<CrawlRequest>,
+): CrawlContext {
   const abort = new AbortController();
   // Every fetch in flight listens to this one signal.
   setMaxListeners(0, abort.signal);
@@ -106,7 +112,7 @@ export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen
     obeyRelNofollow: config.obeyRelNofollow,
     maxLinksPerPage: config.maxLinksPerPage,
   });
-  const started = config.traversal === 'dfs' ? fingerprintSet(undefined, withoutSessionIds) : undefined;
+  const started = config.traversal === 'dfs' && sharedFrontier === undefined ? fingerprintSet(undefined, withoutSessionIds) : undefined;
   const debug = log.isLevelEnabled('debug');
   const report: DropReport = (reason, url, detail) => {
     stats.dropped(reason);
@@ -116,7 +122,7 @@ export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen
     config,
     log,
     stats,
-    frontier: hostFrontier<CrawlRequest>({
+    frontier: sharedFrontier?.(politeness) ?? hostFrontier<CrawlRequest>({
       order: config.traversal,
       maxPerHost: config.maxPerHost,
       politeness,

@@ -1,0 +1,67 @@
+import { hostname } from 'node:os';
+import { Subject, pipe, tap } from 'rxjs';
+import type { CrawlerConfig } from '../config/config.js';
+import { defaultSpec } from '../engine/default-spec.js';
+import { defaultPipeline, runCrawl } from '../engine/run-crawl.js';
+import type { CrawlLogger } from '../log/create-logger.js';
+import { withoutSessionIds } from '../url/query-params.js';
+import { connectFrontier, crawlIdOf, workerDir } from './redis-frontier-url.js';
+import { SharedFrontier } from './shared-frontier.js';
+
+/**
+ * One worker process of a shared crawl (SPEC §8): the default crawl, with the frontier, the seen-set,
+ * the page counter and the host counts in Redis, and its journal, index part and stats in its own
+ * folder. Its name in Redis is this machine's name and its slot, so that a restarted worker takes
+ * back at once what it held when it stopped.
+ *
+ * @example
+ * await runWorker(config, log, 0) //=> 0 once the shared crawl has nothing queued, leased or in flight
+ */
+export async function runWorker(config: CrawlerConfig, log: CrawlLogger, slot: number): Promise<number> {
+  const url = config.frontier!;
+  const redis = await connectFrontier(url);
+  const failure = new Subject<Error>();
+  let shared: SharedFrontier | undefined;
+  const max = config.maxPageNumber;
+  try {
+    const { exitCode } = await runCrawl(config, log, {
+      stdout: process.stdout,
+      handleSignals: true,
+      worker: {
+        dir: workerDir(config.repository, slot),
+        frontier: (politeness) =>
+          (shared = new SharedFrontier({
+            redis,
+            crawlId: crawlIdOf(config),
+            worker: `${hostname()}#${slot}`,
+            order: config.traversal,
+            maxPerHost: config.maxPerHost,
+            politeness,
+            threads: config.threads,
+            leaseMs: config.leaseMs,
+            maxPagesPerHost: config.maxPagesPerHost,
+            canonical: withoutSessionIds,
+            onError: (err) => failure.next(err),
+          })),
+        pipeline: (ctx, sinks) => {
+          const spec = defaultSpec(ctx);
+          const frontier = shared!;
+          return defaultPipeline(ctx, sinks, {
+            ...spec,
+            // Told inside the unit, so that the crawl loop's last release of the request finds it.
+            unit: pipe(spec.unit, tap((out) => frontier.settle(out))),
+            ...(max > 0 ? { mayStart: (active: number) => frontier.documents + active < max } : {}),
+          });
+        },
+        failure,
+        close: async () => {
+          await shared?.close();
+          log.info({ roundTrips: shared?.roundTrips }, 'worker done with the shared frontier');
+        },
+      },
+    });
+    return exitCode;
+  } finally {
+    redis.disconnect();
+  }
+}

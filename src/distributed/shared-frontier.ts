@@ -1,0 +1,373 @@
+import type { Redis } from 'ioredis';
+import type { Outcome } from '../engine/outcome.js';
+import type { CrawlRequest } from '../frontier/crawl-request.js';
+import { hostFrontier, type DelayPolicy, type Frontier } from '../frontier/host-frontier.js';
+import { crawlRequestCodec } from '../frontier/request-codec.js';
+import { fingerprintOf } from '../frontier/seen-set.js';
+import { SYNC_SCRIPT } from './sync-script.js';
+
+export interface SharedFrontierOptions {
+  readonly redis: Redis;
+  /** Names the crawl's keys: `t:{crawlId}:…`. */
+  readonly crawlId: string;
+  /** Unique among the crawl's workers, and the same when a worker restarts (it then takes its old hosts back at once). */
+  readonly worker: string;
+  readonly order: 'bfs' | 'dfs';
+  readonly maxPerHost: number;
+  readonly politeness: DelayPolicy;
+  /** Requests in flight in this worker: it leases 3 × as many hosts (Mercator's back queues). */
+  readonly threads: number;
+  readonly leaseMs: number;
+  readonly maxPagesPerHost: number;
+  /** The form of a URL the seen-set compares (without session ids). */
+  readonly canonical: (url: string) => string;
+  /** Redis failed: the worker must stop; what it holds comes back when its leases run out. */
+  readonly onError: (err: Error) => void;
+}
+
+/** Requests taken from a host's shared queue at a time. */
+const BATCH = 64;
+/** Hosts held per request in flight (Mercator's rule of three back queues per thread). */
+const HOSTS_PER_THREAD = 3;
+/** The longest wait between two syncs while work may appear elsewhere. */
+const POLL_MS = 100;
+/** What is to send waits this long for more to join it in the same round trip. */
+const GATHER_MS = 2;
+
+/** What this worker knows of a host it holds. */
+interface Held {
+  /** Requests in the local queue. */
+  unstarted: number;
+  /** Pulled and not yet ended. */
+  active: number;
+  /** Requests left in the shared queue at the last look; 1 when links were added since. */
+  remaining: number;
+  asking: boolean;
+  /** Another worker holds it now: its local requests are dropped as they come up. */
+  lost: boolean;
+  /** When the host may be contacted again after its last request. */
+  nextAllowed: number;
+}
+
+/** How a request ended, as the shared frontier counts it: `d` document, `x` other end, `again` still pending. */
+type End = 'd' | 'x' | 'again';
+
+interface Admit {
+  readonly bucket: number;
+  readonly member: string;
+  readonly host: string;
+  readonly blob: Buffer;
+}
+
+/**
+ * A {@link Frontier} shared by every worker of a crawl through Redis (SPEC §8), keeping the crawl
+ * loop's pull synchronous: the worker leases whole hosts, moves a batch of each one's requests into
+ * a local host frontier and works them under the local politeness rules, then gives the host back
+ * with its next-allowed time. Links are admitted (seen-set, host queue, ready set) and ends counted
+ * in the same script call, one call per sync whatever it carries, and at most one call in flight.
+ * A lease not renewed in time is reaped by any worker's next sync, its unfinished requests back at
+ * the head of its queue. `size` counts the shared crawl's pending requests, so the crawl completes
+ * when no worker has anything queued, leased or in flight.
+ *
+ * @example
+ * const shared = new SharedFrontier({ redis, crawlId: 'news', worker: 'host#0', ... });
+ * crawl({ ...spec, frontier: shared }).pipe(tap((out) => shared.settle(out)))
+ */
+export class SharedFrontier implements Frontier<CrawlRequest> {
+  private readonly local: Frontier<CrawlRequest>;
+  private readonly held = new Map<string, Held>();
+  /** Each request taken from Redis, as Redis holds it (its end names it by these bytes). */
+  private readonly blobs = new Map<string, Buffer>();
+  private readonly settled = new Map<string, End>();
+  private outbox: Admit[] = [];
+  private ends: { host: string; blob: Buffer; kind: End }[] = [];
+  private readonly prefix: string;
+  private readonly keys: string[];
+  /** The shared crawl's pending requests that are not this worker's, at the last sync (unknown = 1). */
+  private others = 1;
+  private sharedDocuments = 0;
+  private unsentDocuments = 0;
+  private active = 0;
+  private syncing: Promise<void> | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private timerAt = Infinity;
+  private reclaim = true;
+  private closed = false;
+  private failed = false;
+  private quiet = false;
+  private nextReadyInMs = -1;
+  /** Round trips to Redis so far (the benchmark reports them per page). */
+  roundTrips = 0;
+
+  constructor(private readonly opts: SharedFrontierOptions) {
+    opts.redis.defineCommand('tarantulaSync', { numberOfKeys: 6, lua: SYNC_SCRIPT });
+    this.prefix = `t:{${opts.crawlId}}:`;
+    this.keys = ['ready', 'lease', 'owner', 'n', 'next', 'hc'].map((k) => this.prefix + k);
+    const politeness: DelayPolicy = {
+      delayMs: (host) => {
+        const ms = opts.politeness.delayMs(host);
+        const h = this.held.get(host);
+        if (h) h.nextAllowed = Math.max(h.nextAllowed, Date.now() + ms);
+        return ms;
+      },
+    };
+    this.local = hostFrontier<CrawlRequest>({ order: opts.order, maxPerHost: opts.maxPerHost, politeness });
+    this.local.onRelease = () => {
+      if (!this.quiet) this.onRelease?.();
+    };
+    this.plan();
+  }
+
+  onRelease: (() => void) | undefined;
+
+  /** Documents of the whole crawl, as far as this worker knows (for max-page-number). */
+  get documents(): number {
+    return this.sharedDocuments + this.unsentDocuments;
+  }
+
+  get size(): number {
+    const busy = this.syncing !== undefined || this.ends.length > 0 ? 1 : 0;
+    return this.local.size + this.outbox.length + this.others + busy;
+  }
+
+  get hosts(): number {
+    return this.held.size;
+  }
+
+  push(req: CrawlRequest): boolean {
+    const [hi, lo] = fingerprintOf(this.opts.canonical(req.url));
+    const blob = encode(req);
+    // 16 bits name the bucket, 48 stay in it: an integer exact in Lua's doubles and in Redis's intsets.
+    this.outbox.push({ bucket: hi >>> 16, member: String((hi & 0xffff) * 2 ** 32 + lo), host: req.host, blob });
+    const h = this.held.get(req.host);
+    if (h) h.remaining = Math.max(h.remaining, 1);
+    this.plan();
+    return true;
+  }
+
+  pushAll(reqs: readonly CrawlRequest[]): number {
+    // The script pushes a depth-first host's links onto the head of its queue: last first, so the first is on top.
+    if (this.opts.order === 'dfs') for (let i = reqs.length - 1; i >= 0; i--) this.push(reqs[i]!);
+    else for (const req of reqs) this.push(req);
+    return reqs.length;
+  }
+
+  requeue(pulled: CrawlRequest, replacement: CrawlRequest = pulled): void {
+    this.local.requeue(pulled, replacement);
+    const h = this.held.get(pulled.host);
+    if (h) h.unstarted++;
+  }
+
+  pull(now: number): CrawlRequest | undefined {
+    for (;;) {
+      const req = this.local.pull(now);
+      if (req === undefined) return undefined;
+      const h = this.held.get(req.host)!;
+      h.unstarted--;
+      if (!h.lost) {
+        h.active++;
+        this.active++;
+        return req;
+      }
+      // Its host was taken back (this worker missed its renewals): the request is another worker's now.
+      this.blobs.delete(req.url);
+      this.quietly(() => this.local.release(req, now));
+      this.forget(req.host, h);
+    }
+  }
+
+  release(req: CrawlRequest, now: number): void {
+    this.local.release(req, now);
+    const kind = this.settled.get(req.url);
+    if (kind === undefined) return;
+    this.settled.delete(req.url);
+    this.active--;
+    const h = this.held.get(req.host);
+    if (h) {
+      h.active--;
+      this.forget(req.host, h);
+    }
+    if (kind !== 'again') {
+      const blob = this.blobs.get(req.url);
+      this.blobs.delete(req.url);
+      if (blob) this.ends.push({ host: req.host, blob, kind });
+      if (kind === 'd') this.unsentDocuments++;
+    }
+    this.plan();
+  }
+
+  /**
+   * How a request ended, told before the crawl loop's last release of it. A retry, a request put back
+   * after robots.txt and one aborted by a stop are not ends: they stay taken, and come back with the host.
+   */
+  settle(out: Outcome): void {
+    const aborted = out.kind === 'failed' && out.code === 'aborted';
+    const kind: End = out.kind === 'document' ? 'd' : out.kind === 'retry' || out.kind === 'requeue' || aborted ? 'again' : 'x';
+    this.settled.set(out.req.url, kind);
+  }
+
+  nextReadyAt(): number | undefined {
+    const at = this.local.nextReadyAt();
+    if (this.closed || this.failed || this.size === this.local.size) return at;
+    // Work may come from Redis at any time: look again soon.
+    return Math.min(at ?? Infinity, Date.now() + GATHER_MS + (this.nextReadyInMs >= 0 ? Math.min(this.nextReadyInMs, POLL_MS) : POLL_MS));
+  }
+
+  *pending(): IterableIterator<CrawlRequest> {
+    yield* this.local.pending();
+  }
+
+  /**
+   * The crawl is over for this worker: sends what is left (links, ends) and gives every host back
+   * with the requests it did not finish, free again after its politeness delay.
+   */
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.timer);
+    await this.syncing;
+    if (!this.failed) await this.sync(true).catch(() => undefined);
+  }
+
+  private quietly(f: () => void): void {
+    this.quiet = true;
+    try {
+      f();
+    } finally {
+      this.quiet = false;
+    }
+  }
+
+  /** A host lost to another worker is forgotten once nothing of it is left here. */
+  private forget(host: string, h: Held): void {
+    if (h.lost && h.unstarted === 0 && h.active === 0) this.held.delete(host);
+  }
+
+  /** Schedules the next sync: soon when there is something to say or ask, else to renew and to look for work. */
+  private plan(): void {
+    if (this.closed || this.failed || this.syncing !== undefined) return;
+    const urgent = this.outbox.length > 0 || this.ends.length > 0 || this.giveBacks().length > 0 || this.wantsMore().length > 0;
+    const idle = this.others > 0 && this.held.size < this.opts.threads * HOSTS_PER_THREAD;
+    const wait = urgent ? GATHER_MS : idle ? (this.nextReadyInMs >= 0 ? Math.min(this.nextReadyInMs, POLL_MS) : POLL_MS) : this.opts.leaseMs / 3;
+    const at = Date.now() + wait;
+    if (this.timer !== undefined && this.timerAt <= at) return;
+    clearTimeout(this.timer);
+    this.timerAt = at;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.timerAt = Infinity;
+      this.syncing = this.sync(false).then(
+        () => {
+          this.syncing = undefined;
+          this.plan();
+        },
+        (err: unknown) => {
+          this.syncing = undefined;
+          this.failed = true;
+          this.opts.onError(err as Error);
+        },
+      );
+    }, wait);
+  }
+
+  private giveBacks(): string[] {
+    const back: string[] = [];
+    for (const [host, h] of this.held) if (!h.lost && !h.asking && h.unstarted === 0 && h.active === 0 && h.remaining === 0) back.push(host);
+    return back;
+  }
+
+  private wantsMore(): string[] {
+    const more: string[] = [];
+    for (const [host, h] of this.held) if (!h.lost && !h.asking && h.remaining > 0 && h.unstarted < BATCH / 4) more.push(host);
+    return more;
+  }
+
+  /** One round trip: everything to tell, and the hosts and requests to ask for. `last` gives every host back. */
+  private async sync(last: boolean): Promise<void> {
+    const admits = this.outbox;
+    const ends = this.ends;
+    this.outbox = [];
+    this.ends = [];
+    const sentDocuments = this.unsentDocuments;
+    this.unsentDocuments = 0;
+    const back = last ? [...this.held.keys()] : this.giveBacks();
+    const now = Date.now();
+    const renew: string[] = [];
+    for (const [host, h] of this.held) if (!h.lost && !back.includes(host)) renew.push(host);
+    const more = last ? [] : this.wantsMore();
+    for (const host of more) this.held.get(host)!.asking = true;
+    const want = last ? 0 : Math.max(0, this.opts.threads * HOSTS_PER_THREAD - this.held.size);
+    const args: (string | number | Buffer)[] = [
+      ...this.keys, this.prefix, this.opts.worker, this.opts.leaseMs, want, BATCH, this.opts.order, this.opts.maxPagesPerHost, this.reclaim ? 1 : 0,
+      admits.length,
+    ];
+    for (const a of admits) args.push(a.bucket, a.member, a.host, a.blob);
+    args.push(ends.length);
+    for (const e of ends) args.push(e.host, e.blob, e.kind);
+    args.push(renew.length, ...renew);
+    args.push(back.length);
+    for (const host of back) args.push(host, Math.max(0, this.held.get(host)!.nextAllowed - now));
+    args.push(more.length, ...more);
+    for (const host of back) this.held.delete(host);
+    this.roundTrips++;
+    let reply: (number | Buffer)[];
+    try {
+      reply = (await (this.opts.redis as unknown as SyncCommand).tarantulaSyncBuffer(...args)) as (number | Buffer)[];
+    } catch (err) {
+      // Unsent, so still owed: a final sync (or the leases running out) carries them.
+      this.outbox = admits.concat(this.outbox);
+      this.ends = ends.concat(this.ends);
+      this.unsentDocuments += sentDocuments;
+      throw err;
+    }
+    this.reclaim = false;
+    this.read(reply);
+  }
+
+  private read(reply: (number | Buffer)[]): void {
+    const open = reply[0] as number;
+    this.sharedDocuments = reply[1] as number;
+    this.nextReadyInMs = reply[3] as number;
+    let at = 5;
+    for (let n = reply[4] as number; n > 0; n--) {
+      const host = String(reply[at++]);
+      const h = this.held.get(host);
+      if (h) {
+        h.lost = true;
+        this.forget(host, h);
+      }
+    }
+    while (at < reply.length) {
+      const host = String(reply[at++]);
+      const left = reply[at++] as number;
+      let h = this.held.get(host);
+      if (h === undefined) {
+        h = { unstarted: 0, active: 0, remaining: 0, asking: false, lost: false, nextAllowed: 0 };
+        this.held.set(host, h);
+      }
+      h.remaining = left;
+      h.asking = false;
+      const reqs: CrawlRequest[] = [];
+      for (let n = reply[at++] as number; n > 0; n--) {
+        const blob = reply[at++] as Buffer;
+        const req = crawlRequestCodec.decode(blob, 0, blob.length, host);
+        this.blobs.set(req.url, blob);
+        reqs.push(req);
+      }
+      h.unstarted += reqs.length;
+      // The local frontier is given a depth-first host's requests in reverse, the first on top, as it takes a page's links.
+      this.local.pushAll(reqs);
+    }
+    // What Redis counts as open and is not held here: queued, or leased by other workers.
+    this.others = Math.max(0, open - this.local.size - this.active - this.ends.length);
+  }
+}
+
+interface SyncCommand {
+  tarantulaSyncBuffer(...args: (string | number | Buffer)[]): Promise<unknown>;
+}
+
+/** A request as the shared queues hold it: the in-process back queue's bytes. */
+function encode(req: CrawlRequest): Buffer {
+  const buf = Buffer.allocUnsafe(crawlRequestCodec.maxSize(req));
+  return buf.subarray(0, crawlRequestCodec.encode(req, buf, 0));
+}
