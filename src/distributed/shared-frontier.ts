@@ -31,6 +31,8 @@ const BATCH = 64;
 const HOSTS_PER_THREAD = 3;
 /** The longest wait between two syncs while work may appear elsewhere. */
 const POLL_MS = 100;
+/** How often the crawl loop looks for requests a sync brought while one is due or under way. */
+const WAKE_MS = 5;
 /** What is to send waits this long for more to join it in the same round trip. */
 const GATHER_MS = 2;
 
@@ -47,6 +49,8 @@ interface Held {
   lost: boolean;
   /** When the host may be contacted again after its last request. */
   nextAllowed: number;
+  /** When this worker leased it: after one lease period it goes back to the shared queue at its next pause. */
+  readonly since: number;
 }
 
 /** How a request ended, as the shared frontier counts it: `d` document, `x` other end, `again` still pending. */
@@ -208,9 +212,9 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
 
   nextReadyAt(): number | undefined {
     const at = this.local.nextReadyAt();
-    if (this.closed || this.failed || this.size === this.local.size) return at;
-    // Work may come from Redis at any time: look again soon.
-    return Math.min(at ?? Infinity, Date.now() + GATHER_MS + (this.nextReadyInMs >= 0 ? Math.min(this.nextReadyInMs, POLL_MS) : POLL_MS));
+    if (this.closed || this.failed || (this.syncing === undefined && this.timer === undefined)) return at;
+    // A sync is due or under way and may bring hosts: the crawl loop looks again soon.
+    return Math.min(at ?? Infinity, Date.now() + WAKE_MS);
   }
 
   *pending(): IterableIterator<CrawlRequest> {
@@ -247,7 +251,8 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
     if (this.closed || this.failed || this.syncing !== undefined) return;
     const urgent = this.outbox.length > 0 || this.ends.length > 0 || this.giveBacks().length > 0 || this.wantsMore().length > 0;
     const idle = this.others > 0 && this.held.size < this.opts.threads * HOSTS_PER_THREAD;
-    const wait = urgent ? GATHER_MS : idle ? (this.nextReadyInMs >= 0 ? Math.min(this.nextReadyInMs, POLL_MS) : POLL_MS) : this.opts.leaseMs / 3;
+    // Also often enough to renew the leases, and to see a host's time slice end.
+    const wait = urgent ? GATHER_MS : idle ? (this.nextReadyInMs >= 0 ? Math.min(this.nextReadyInMs, POLL_MS) : POLL_MS) : Math.min(POLL_MS * 10, this.opts.leaseMs / 3);
     const at = Date.now() + wait;
     if (this.timer !== undefined && this.timerAt <= at) return;
     clearTimeout(this.timer);
@@ -269,15 +274,19 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
     }, wait);
   }
 
+  /** Hosts with nothing left here, whose shared queue is empty too or whose time slice is over (no host is held for ever). */
   private giveBacks(): string[] {
     const back: string[] = [];
-    for (const [host, h] of this.held) if (!h.lost && !h.asking && h.unstarted === 0 && h.active === 0 && h.remaining === 0) back.push(host);
+    const sliceStart = Date.now() - this.opts.leaseMs;
+    for (const [host, h] of this.held)
+      if (!h.lost && !h.asking && h.unstarted === 0 && h.active === 0 && (h.remaining === 0 || h.since <= sliceStart)) back.push(host);
     return back;
   }
 
   private wantsMore(): string[] {
     const more: string[] = [];
-    for (const [host, h] of this.held) if (!h.lost && !h.asking && h.remaining > 0 && h.unstarted < BATCH / 4) more.push(host);
+    const sliceStart = Date.now() - this.opts.leaseMs;
+    for (const [host, h] of this.held) if (!h.lost && !h.asking && h.remaining > 0 && h.unstarted < BATCH / 4 && h.since > sliceStart) more.push(host);
     return more;
   }
 
@@ -341,7 +350,7 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
       const left = reply[at++] as number;
       let h = this.held.get(host);
       if (h === undefined) {
-        h = { unstarted: 0, active: 0, remaining: 0, asking: false, lost: false, nextAllowed: 0 };
+        h = { unstarted: 0, active: 0, remaining: 0, asking: false, lost: false, nextAllowed: 0, since: Date.now() };
         this.held.set(host, h);
       }
       h.remaining = left;

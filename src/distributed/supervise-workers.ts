@@ -43,6 +43,7 @@ export async function superviseWorkers(config: CrawlerConfig, log: CrawlLogger, 
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     children.push(child);
+    log.info({ worker: slot, pid: child.pid }, 'worker started');
     return new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
       child.on('exit', (code, signal) => {
         if (code !== 0 && signalled === undefined) log.error({ worker: slot, pid: child.pid, code, signal }, 'a worker died; the others carry on, and its hosts come back when its leases run out');
