@@ -23,6 +23,9 @@ export interface CrawlSettings {
   readonly maxPerHost: number;
   /** Guard so that a run stays bounded even if the crawler stalls. */
   readonly timeLimitSeconds: number;
+  /** A shared frontier (`redis://…`) and the worker processes it is crawled with. */
+  readonly frontier?: string;
+  readonly workers?: number;
 }
 
 /** What stats.json holds that the benchmarks read. */
@@ -85,6 +88,9 @@ log-level = 0;
 threads = ${s.threads};
 <output-options>
 index-file = "";
+<distributed-options>
+frontier = "${s.frontier ?? ''}";
+workers = ${s.workers ?? 1};
 `;
 }
 

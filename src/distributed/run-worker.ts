@@ -7,6 +7,7 @@ import type { CrawlLogger } from '../log/create-logger.js';
 import { withoutSessionIds } from '../url/query-params.js';
 import { connectFrontier, crawlIdOf, workerDir } from './redis-frontier-url.js';
 import { SharedFrontier } from './shared-frontier.js';
+import { sharedRobotsFetch } from './shared-robots.js';
 
 /**
  * One worker process of a shared crawl (SPEC §8): the default crawl, with the frontier, the seen-set,
@@ -53,10 +54,11 @@ export async function runWorker(config: CrawlerConfig, log: CrawlLogger, slot: n
             ...(max > 0 ? { mayStart: (active: number) => frontier.documents + active < max } : {}),
           });
         },
+        robotsFetch: (fetch) => sharedRobotsFetch(redis, crawlIdOf(config), config.robotsTtlMs, fetch),
         failure,
         close: async () => {
           await shared?.close();
-          log.info({ roundTrips: shared?.roundTrips }, 'worker done with the shared frontier');
+          log.info({ roundTrips: shared?.roundTrips, leases: shared?.leases }, 'worker done with the shared frontier');
         },
       },
     });

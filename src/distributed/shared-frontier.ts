@@ -100,8 +100,11 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
   private failed = false;
   private quiet = false;
   private nextReadyInMs = -1;
-  /** Round trips to Redis so far (the benchmark reports them per page). */
+  /** No request starts after this: the leases renewed by the last sync may be running out. */
+  private startBefore = 0;
+  /** Round trips to Redis and hosts leased so far (logged when the worker ends; the benchmarks report them). */
   roundTrips = 0;
+  leases = 0;
 
   constructor(private readonly opts: SharedFrontierOptions) {
     opts.redis.defineCommand('tarantulaSync', { numberOfKeys: 6, lua: SYNC_SCRIPT });
@@ -163,6 +166,7 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
   }
 
   pull(now: number): CrawlRequest | undefined {
+    if (now >= this.startBefore) return undefined;
     for (;;) {
       const req = this.local.pull(now);
       if (req === undefined) return undefined;
@@ -211,10 +215,12 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
   }
 
   nextReadyAt(): number | undefined {
-    const at = this.local.nextReadyAt();
+    const now = Date.now();
+    // Waiting for a renewal: nothing may start before it, whatever the local hosts say.
+    const at = now >= this.startBefore ? now + WAKE_MS : this.local.nextReadyAt();
     if (this.closed || this.failed || (this.syncing === undefined && this.timer === undefined)) return at;
     // A sync is due or under way and may bring hosts: the crawl loop looks again soon.
-    return Math.min(at ?? Infinity, Date.now() + WAKE_MS);
+    return Math.min(at ?? Infinity, now + WAKE_MS);
   }
 
   *pending(): IterableIterator<CrawlRequest> {
@@ -227,9 +233,23 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
    */
   async close(): Promise<void> {
     this.closed = true;
+    await this.flush(true);
+  }
+
+  /** Sends what is waiting at once instead of at the next planned sync; `last` also gives every host back. */
+  async flush(last = false): Promise<void> {
     clearTimeout(this.timer);
+    this.timer = undefined;
+    this.timerAt = Infinity;
     await this.syncing;
-    if (!this.failed) await this.sync(true).catch(() => undefined);
+    if (this.failed) return;
+    const run = this.sync(last);
+    const done = (): void => {
+      this.syncing = undefined;
+    };
+    this.syncing = run.then(done, done);
+    await run;
+    this.plan();
   }
 
   private quietly(f: () => void): void {
@@ -329,6 +349,9 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
       throw err;
     }
     this.reclaim = false;
+    // Every held host was renewed (or newly leased) no earlier than `now`: a request started later than
+    // two thirds into that lease still ends, as a rule, before another worker may take the host.
+    this.startBefore = now + (this.opts.leaseMs * 2) / 3;
     this.read(reply);
   }
 
@@ -352,6 +375,7 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
       if (h === undefined) {
         h = { unstarted: 0, active: 0, remaining: 0, asking: false, lost: false, nextAllowed: 0, since: Date.now() };
         this.held.set(host, h);
+        this.leases++;
       }
       h.remaining = left;
       h.asking = false;

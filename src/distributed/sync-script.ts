@@ -64,14 +64,13 @@ end
 for _, host in ipairs(redis.call('ZRANGEBYSCORE', LEASE, '-inf', now)) do giveBack(host, now) end
 
 local i = 9
-local admitted = 0
+local admitted, ended, documents = 0, 0, 0
 for _ = 1, tonumber(ARGV[i]) do
   local bucket, member, host, req = ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4]
   i = i + 4
   if redis.call('SADD', P .. 's:' .. bucket, member) == 1
     and (maxHost <= 0 or redis.call('HINCRBY', HC, host, 1) <= maxHost) then
     if dfs then redis.call('LPUSH', P .. 'q:' .. host, req) else redis.call('RPUSH', P .. 'q:' .. host, req) end
-    redis.call('HINCRBY', N, 'open', 1)
     admitted = admitted + 1
     if redis.call('HEXISTS', OWNER, host) == 0 then
       redis.call('ZADD', READY, 'NX', tonumber(redis.call('HGET', NEXT, host) or '0'), host)
@@ -85,20 +84,28 @@ for _ = 1, tonumber(ARGV[i]) do
   i = i + 3
   -- A request whose lease was reaped is back in its queue: its end no longer counts here.
   if redis.call('LREM', P .. 'k:' .. host, 1, req) == 1 then
-    redis.call('HINCRBY', N, 'open', -1)
-    if kind == 'd' then redis.call('HINCRBY', N, 'documents', 1) end
+    ended = ended + 1
+    if kind == 'd' then documents = documents + 1 end
   end
 end
 i = i + 1
 
+-- Every call renews all the worker's leases, in two commands whatever their number.
 local lost = {}
-for _ = 1, tonumber(ARGV[i]) do
-  local host = ARGV[i + 1]
-  i = i + 1
-  if redis.call('HGET', OWNER, host) == worker then redis.call('ZADD', LEASE, now + ttl, host)
-  else lost[#lost + 1] = host end
+local nRenew = tonumber(ARGV[i])
+if nRenew > 0 then
+  local held = { unpack(ARGV, i + 1, i + nRenew) }
+  local flags = redis.call('SMISMEMBER', mine, unpack(held))
+  local renewals = {}
+  for j = 1, nRenew do
+    if flags[j] == 1 then
+      renewals[#renewals + 1] = now + ttl
+      renewals[#renewals + 1] = held[j]
+    else lost[#lost + 1] = held[j] end
+  end
+  if #renewals > 0 then redis.call('ZADD', LEASE, 'XX', unpack(renewals)) end
 end
-i = i + 1
+i = i + nRenew + 1
 
 for _ = 1, tonumber(ARGV[i]) do
   local host, delay = ARGV[i + 1], tonumber(ARGV[i + 2])
@@ -123,13 +130,15 @@ if want > 0 then
   end
 end
 
+-- The counters change once a call, by what the whole batch did.
+local open = tonumber(redis.call('HGET', N, 'open') or '0')
+if admitted ~= ended then open = redis.call('HINCRBY', N, 'open', admitted - ended) end
+local done = tonumber(redis.call('HGET', N, 'documents') or '0')
+if documents > 0 then done = redis.call('HINCRBY', N, 'documents', documents) end
 local first = redis.call('ZRANGE', READY, 0, 0, 'WITHSCORES')
 local nextIn = -1
 if #first > 0 then nextIn = math.max(0, tonumber(first[2]) - now) end
-local head = {
-  tonumber(redis.call('HGET', N, 'open') or '0'), tonumber(redis.call('HGET', N, 'documents') or '0'),
-  admitted, nextIn, #lost,
-}
+local head = { open, done, admitted, nextIn, #lost }
 for _, host in ipairs(lost) do head[#head + 1] = host end
 for _, v in ipairs(out) do head[#head + 1] = v end
 return head

@@ -2,7 +2,7 @@ import { setMaxListeners } from 'node:events';
 import type { Dispatcher } from 'undici';
 import type { CrawlerConfig } from '../config/config.js';
 import { createDispatcher } from '../fetch/create-dispatcher.js';
-import { fetchDocument, type FetchOptions } from '../fetch/fetch-document.js';
+import { fetchDocument, type FetchOptions, type FetchResponse } from '../fetch/fetch-document.js';
 import { hostFrontier, type DelayPolicy, type Frontier } from '../frontier/host-frontier.js';
 import type { CrawlRequest } from '../frontier/crawl-request.js';
 import { Politeness } from '../frontier/politeness.js';
@@ -56,6 +56,14 @@ export interface CrawlContext {
   close(): Promise<void>;
 }
 
+/** What a worker of a crawl shared through Redis (SPEC §8) puts in place of the in-process parts. */
+export interface SharedParts {
+  /** The shared frontier, applying `politeness` to the hosts it holds. */
+  frontier(politeness: DelayPolicy): Frontier<CrawlRequest>;
+  /** robots.txt fetched through the shared cache. */
+  robotsFetch(fetch: (url: string) => Promise<FetchResponse>): (url: string) => Promise<FetchResponse>;
+}
+
 /**
  * Builds a crawl's shared state from its configuration.
  *
@@ -69,7 +77,7 @@ export function createCrawlContext(
   log: CrawlLogger,
   seen: SeenSet,
   state: CrawlState,
-  sharedFrontier?: (politeness: DelayPolicy) => Frontier<CrawlRequest>,
+  shared?: SharedParts,
 ): CrawlContext {
   const abort = new AbortController();
   // Every fetch in flight listens to this one signal.
@@ -90,8 +98,9 @@ export function createCrawlContext(
     signal: abort.signal,
   };
   const robotsFetch = { ...fetchOptions, maxBodySize: ROBOTS_MAX_BYTES, maxDecodedSize: ROBOTS_MAX_BYTES };
+  const fetchRobots = (url: string): Promise<FetchResponse> => fetchDocument(url, robotsFetch);
   const robots = new RobotsCache({
-    fetch: (url) => fetchDocument(url, robotsFetch),
+    fetch: shared?.robotsFetch(fetchRobots) ?? fetchRobots,
     userAgent: config.userAgent,
     ttlMs: config.robotsTtlMs,
   });
@@ -112,7 +121,7 @@ export function createCrawlContext(
     obeyRelNofollow: config.obeyRelNofollow,
     maxLinksPerPage: config.maxLinksPerPage,
   });
-  const started = config.traversal === 'dfs' && sharedFrontier === undefined ? fingerprintSet(undefined, withoutSessionIds) : undefined;
+  const started = config.traversal === 'dfs' && shared === undefined ? fingerprintSet(undefined, withoutSessionIds) : undefined;
   const debug = log.isLevelEnabled('debug');
   const report: DropReport = (reason, url, detail) => {
     stats.dropped(reason);
@@ -122,7 +131,7 @@ export function createCrawlContext(
     config,
     log,
     stats,
-    frontier: sharedFrontier?.(politeness) ?? hostFrontier<CrawlRequest>({
+    frontier: shared?.frontier(politeness) ?? hostFrontier<CrawlRequest>({
       order: config.traversal,
       maxPerHost: config.maxPerHost,
       politeness,

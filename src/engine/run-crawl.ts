@@ -5,12 +5,10 @@ import { ReplaySubject, timer, type Observable } from 'rxjs';
 import type { CrawlerConfig } from '../config/config.js';
 import { ConfigError } from '../config/config-error.js';
 import { crawl, type CrawlSpec } from './crawl.js';
-import { createCrawlContext, type CrawlContext } from './crawl-context.js';
+import { createCrawlContext, type CrawlContext, type SharedParts } from './crawl-context.js';
 import { defaultSpec } from './default-spec.js';
 import type { Outcome } from './outcome.js';
 import type { CrawlSinks, Pipeline } from './pipeline.js';
-import type { CrawlRequest } from '../frontier/crawl-request.js';
-import type { DelayPolicy, Frontier } from '../frontier/host-frontier.js';
 import { fingerprintSet } from '../frontier/seen-set.js';
 import type { CrawlLogger } from '../log/create-logger.js';
 import { IndexWriter } from '../output/index-writer.js';
@@ -42,11 +40,9 @@ export interface RunCrawlOptions {
  * What makes a crawl one worker of a crawl shared through Redis: its own journal, index part and
  * stats, the shared frontier, and a way to hear that the shared frontier failed.
  */
-export interface CrawlWorker {
+export interface CrawlWorker extends SharedParts {
   /** Holds the worker's state, index part and stats (the mirror stays in the repository). */
   readonly dir: string;
-  /** The shared frontier, applying `politeness` to the hosts it holds. */
-  frontier(politeness: DelayPolicy): Frontier<CrawlRequest>;
   readonly pipeline: Pipeline;
   /** Emits when the shared frontier is lost: the worker stops, exit 1. */
   readonly failure: Observable<Error>;
@@ -99,7 +95,7 @@ export async function runCrawl(config: CrawlerConfig, log: CrawlLogger, opts: Ru
   }
   // Counted in Redis for a shared crawl; the journal's count may include admissions Redis never got.
   if (worker) state.hostCounts.clear();
-  const ctx = createCrawlContext(config, log, seen, state, worker?.frontier);
+  const ctx = createCrawlContext(config, log, seen, state, worker);
 
   // Replayed: a signal that comes while the sinks are being opened still stops the crawl.
   const stop = new ReplaySubject<void>(1);
