@@ -107,6 +107,9 @@ describe('one crawl over several worker processes, on a real redis-server', { ti
     const parts = await fetchedByWorker('polite');
     const hostsOfPart = parts.map((urls) => new Set(urls.map((u) => new URL(u).hostname)));
     expect(SITES.polite.filter((h) => hostsOfPart.every((set) => set.has(h))).length).toBeGreaterThan(0);
+    // robots.txt is shared in Redis: the worker a host moves to does not ask for it again.
+    const robots = web.server.requests.filter((r) => r.headers['user-agent'] === 'tarantula/dist-polite' && r.path === '/robots.txt');
+    expect(robots.map((r) => r.host).sort()).toEqual([...SITES.polite].sort());
   });
 
   it('loses nothing when a worker is SIGKILLed: its hosts come back after the lease, at most its in-flight pages twice', async () => {
