@@ -206,12 +206,12 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
 
   /**
    * How a request ended, told before the crawl loop's last release of it. A retry, a request put back
-   * after robots.txt and one aborted by a stop are not ends: they stay taken, and come back with the host.
+   * after robots.txt and one a stop cut short (unfinished) are not ends: they stay taken, and go back
+   * to the shared queue with their host.
    */
   settle(out: Outcome): void {
-    const aborted = out.kind === 'failed' && out.code === 'aborted';
-    const kind: End = out.kind === 'document' ? 'd' : out.kind === 'retry' || out.kind === 'requeue' || aborted ? 'again' : 'x';
-    this.settled.set(out.req.url, kind);
+    const again = out.kind === 'retry' || out.kind === 'requeue' || out.kind === 'unfinished';
+    this.settled.set(out.req.url, out.kind === 'document' ? 'd' : again ? 'again' : 'x');
   }
 
   nextReadyAt(): number | undefined {
