@@ -14,11 +14,11 @@ import { tempDir } from './support/temp-dir.js';
 /** Timers may fire a little early relative to the server's clock; no more than this. */
 const SLACK_MS = 15;
 /** Pages per host; the polite site's crawl lasts long enough for hosts to move between the workers. */
-const PAGES = { once: 20, polite: 40, kill: 20, sigint: 20, gone: 20 };
+const PAGES = { once: 20, polite: 40, limit: 20, kill: 20, sigint: 20, gone: 20 };
 /** Each test crawls hosts of its own: `NAME-0.test` … */
 const hostsOf = (name: string, n: number): string[] => Array.from({ length: n }, (_, i) => `${name}-${i}.test`);
-const SITES = { once: hostsOf('once', 12), polite: hostsOf('polite', 4), kill: hostsOf('kill', 8), sigint: hostsOf('sigint', 8), gone: hostsOf('gone', 8) };
-const DELAY_MS = { once: 30, polite: 0, kill: 30, sigint: 30, gone: 30 };
+const SITES = { once: hostsOf('once', 12), polite: hostsOf('polite', 4), limit: hostsOf('limit', 8), kill: hostsOf('kill', 8), sigint: hostsOf('sigint', 8), gone: hostsOf('gone', 8) };
+const DELAY_MS = { once: 30, polite: 0, limit: 10, kill: 30, sigint: 30, gone: 30 };
 
 let web: E2eWeb;
 let redis: TestRedis;
@@ -110,6 +110,13 @@ describe('one crawl over several worker processes, on a real redis-server', { ti
     // robots.txt is shared in Redis: the worker a host moves to does not ask for it again.
     const robots = web.server.requests.filter((r) => r.headers['user-agent'] === 'tarantula/dist-polite' && r.path === '/robots.txt');
     expect(robots.map((r) => r.host).sort()).toEqual([...SITES.polite].sort());
+  });
+
+  it('holds max-page-number across workers exactly: each request starts with a permit from Redis', async () => {
+    const run = await crawl('limit', ['--workers', '2', '--threads', '3', '--max-page-number', '25']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(requestsOf('limit')).toHaveLength(25);
+    expect(await indexUrls('limit')).toHaveLength(25);
   });
 
   it('loses nothing when a worker is SIGKILLed: its hosts come back after the lease, at most its in-flight pages twice', async () => {

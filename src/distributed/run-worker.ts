@@ -41,6 +41,7 @@ export async function runWorker(config: CrawlerConfig, log: CrawlLogger, slot: n
             threads: config.threads,
             leaseMs: config.leaseMs,
             maxPagesPerHost: config.maxPagesPerHost,
+            maxPages: max,
             canonical: withoutSessionIds,
             onError: (err) => failure.next(err),
           })),
@@ -51,7 +52,8 @@ export async function runWorker(config: CrawlerConfig, log: CrawlLogger, slot: n
             ...spec,
             // Told inside the unit, so that the crawl loop's last release of the request finds it.
             unit: pipe(spec.unit, tap((out) => frontier.settle(out))),
-            ...(max > 0 ? { mayStart: (active: number) => frontier.documents + active < max } : {}),
+            // Permits from Redis bound the pages of all workers together.
+            ...(max > 0 ? { mayStart: () => !frontier.exhausted } : {}),
           });
         },
         robotsFetch: (fetch) => sharedRobotsFetch(redis, crawlIdOf(config), config.robotsTtlMs, fetch),

@@ -19,6 +19,8 @@ export interface SharedFrontierOptions {
   readonly threads: number;
   readonly leaseMs: number;
   readonly maxPagesPerHost: number;
+  /** max-page-number, 0 = none: requests start only with a permit from Redis. */
+  readonly maxPages: number;
   /** The form of a URL the seen-set compares (without session ids). */
   readonly canonical: (url: string) => string;
   /** Redis failed: the worker must stop; what it holds comes back when its leases run out. */
@@ -89,9 +91,11 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
   private readonly keys: string[];
   /** The shared crawl's pending requests that are not this worker's, at the last sync (unknown = 1). */
   private others = 1;
-  private sharedDocuments = 0;
-  private unsentDocuments = 0;
   private active = 0;
+  /** Permits to start a request (max-page-number) held here, owed back to Redis, and Redis's count reserved. */
+  private permits = 0;
+  private permitsOwed = 0;
+  private reserved = 0;
   private syncing: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
   private timerAt = Infinity;
@@ -127,9 +131,9 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
 
   onRelease: (() => void) | undefined;
 
-  /** Documents of the whole crawl, as far as this worker knows (for max-page-number). */
-  get documents(): number {
-    return this.sharedDocuments + this.unsentDocuments;
+  /** max-page-number is reached for this worker: no permit left here, none left to grant. */
+  get exhausted(): boolean {
+    return this.opts.maxPages > 0 && this.permits === 0 && this.reserved >= this.opts.maxPages;
   }
 
   get size(): number {
@@ -166,7 +170,7 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
   }
 
   pull(now: number): CrawlRequest | undefined {
-    if (now >= this.startBefore) return undefined;
+    if (now >= this.startBefore || this.waitsForPermit()) return undefined;
     for (;;) {
       const req = this.local.pull(now);
       if (req === undefined) return undefined;
@@ -175,6 +179,7 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
       if (!h.lost) {
         h.active++;
         this.active++;
+        if (this.opts.maxPages > 0) this.permits--;
         return req;
       }
       // Its host was taken back (this worker missed its renewals): the request is another worker's now.
@@ -199,8 +204,9 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
       const blob = this.blobs.get(req.url);
       this.blobs.delete(req.url);
       if (blob) this.ends.push({ host: req.host, blob, kind });
-      if (kind === 'd') this.unsentDocuments++;
     }
+    // Only a document keeps its permit; a request to start again takes a new one.
+    if (kind !== 'd' && this.opts.maxPages > 0) this.permitsOwed++;
     this.plan();
   }
 
@@ -216,8 +222,8 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
 
   nextReadyAt(): number | undefined {
     const now = Date.now();
-    // Waiting for a renewal: nothing may start before it, whatever the local hosts say.
-    const at = now >= this.startBefore ? now + WAKE_MS : this.local.nextReadyAt();
+    // Waiting for a renewal or a permit: nothing may start before it, whatever the local hosts say.
+    const at = now >= this.startBefore || this.waitsForPermit() ? now + WAKE_MS : this.local.nextReadyAt();
     if (this.closed || this.failed || (this.syncing === undefined && this.timer === undefined)) return at;
     // A sync is due or under way and may bring hosts: the crawl loop looks again soon.
     return Math.min(at ?? Infinity, now + WAKE_MS);
@@ -252,6 +258,10 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
     this.plan();
   }
 
+  private waitsForPermit(): boolean {
+    return this.opts.maxPages > 0 && this.permits === 0;
+  }
+
   private quietly(f: () => void): void {
     this.quiet = true;
     try {
@@ -269,7 +279,8 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
   /** Schedules the next sync: soon when there is something to say or ask, else to renew and to look for work. */
   private plan(): void {
     if (this.closed || this.failed || this.syncing !== undefined) return;
-    const urgent = this.outbox.length > 0 || this.ends.length > 0 || this.giveBacks().length > 0 || this.wantsMore().length > 0;
+    const permitNeeded = this.waitsForPermit() && this.local.size > 0 && this.reserved < this.opts.maxPages;
+    const urgent = this.outbox.length > 0 || this.ends.length > 0 || this.permitsOwed > 0 || permitNeeded || this.giveBacks().length > 0 || this.wantsMore().length > 0;
     const idle = this.others > 0 && this.held.size < this.opts.threads * HOSTS_PER_THREAD;
     // Also often enough to renew the leases, and to see a host's time slice end.
     const wait = urgent ? GATHER_MS : idle ? (this.nextReadyInMs >= 0 ? Math.min(this.nextReadyInMs, POLL_MS) : POLL_MS) : Math.min(POLL_MS * 10, this.opts.leaseMs / 3);
@@ -316,8 +327,14 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
     const ends = this.ends;
     this.outbox = [];
     this.ends = [];
-    const sentDocuments = this.unsentDocuments;
-    this.unsentDocuments = 0;
+    // Permits are held only for requests waiting here: a worker with nothing to start gives its back, so
+    // that a worker with work is never starved by one without.
+    const idle = last || this.local.size === 0;
+    const owed = this.permitsOwed + (idle ? this.permits : 0);
+    const wantPermits = idle || this.opts.maxPages === 0 ? 0 : Math.max(0, Math.min(this.opts.threads, this.local.size) - this.permits);
+    this.permitsOwed = 0;
+    const sentPermits = idle ? this.permits : 0;
+    if (idle) this.permits = 0;
     const back = last ? [...this.held.keys()] : this.giveBacks();
     const now = Date.now();
     const renew: string[] = [];
@@ -327,7 +344,7 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
     const want = last ? 0 : Math.max(0, this.opts.threads * HOSTS_PER_THREAD - this.held.size);
     const args: (string | number | Buffer)[] = [
       ...this.keys, this.prefix, this.opts.worker, this.opts.leaseMs, want, BATCH, this.opts.order, this.opts.maxPagesPerHost, this.reclaim ? 1 : 0,
-      admits.length,
+      this.opts.maxPages, wantPermits, owed, admits.length,
     ];
     for (const a of admits) args.push(a.bucket, a.member, a.host, a.blob);
     args.push(ends.length);
@@ -345,7 +362,8 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
       // Unsent, so still owed: a final sync (or the leases running out) carries them.
       this.outbox = admits.concat(this.outbox);
       this.ends = ends.concat(this.ends);
-      this.unsentDocuments += sentDocuments;
+      this.permitsOwed += owed - (idle ? sentPermits : 0);
+      this.permits += idle ? sentPermits : 0;
       throw err;
     }
     this.reclaim = false;
@@ -357,10 +375,11 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
 
   private read(reply: (number | Buffer)[]): void {
     const open = reply[0] as number;
-    this.sharedDocuments = reply[1] as number;
     this.nextReadyInMs = reply[3] as number;
-    let at = 5;
-    for (let n = reply[4] as number; n > 0; n--) {
+    this.permits += reply[4] as number;
+    this.reserved = reply[5] as number;
+    let at = 7;
+    for (let n = reply[6] as number; n > 0; n--) {
       const host = String(reply[at++]);
       const h = this.held.get(host);
       if (h) {

@@ -13,14 +13,20 @@
  *
  * ARGV: prefix, worker, ttlMs, want (hosts to lease), batch (requests taken per host at a time),
  * order (bfs|dfs), maxPagesPerHost (0 = none), reclaim (1: give back what this worker id held before
- * it restarted), then five counted groups:
+ * it restarted), maxPages (max-page-number, 0 = none), permits wanted, permits returned, then five
+ * counted groups:
  *   admits  n × (bucket, member, host, request)
  *   ends    n × (host, request, kind)          kind d = a document, x = any other end
  *   renew   n × host                           hosts the worker holds and still works
  *   back    n × (host, delayMs)                hosts it gives back, free again after delayMs
  *   more    n × host                           held hosts it wants more requests of
  *
- * Reply: { open, documents, admitted, nextReadyInMs (-1: none waiting), lost count, lost hosts…,
+ * A permit lets a worker start one request under max-page-number: `reserved` counts the documents
+ * plus the permits held or in flight, so the crawl never passes the limit; a request that ends as
+ * anything but a document gives its permit back.
+ *
+ * Reply: { open, documents, admitted, nextReadyInMs (-1: none waiting), permits granted, reserved,
+ * lost count, lost hosts…,
  * then per host taken from: host, requests left in its queue, count, requests… }.
  */
 export const SYNC_SCRIPT = String.raw`
@@ -31,6 +37,7 @@ local dfs, maxHost, reclaim = ARGV[6] == 'dfs', tonumber(ARGV[7]), ARGV[8] == '1
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local mine = P .. 'w:' .. worker
+local maxPages, wantPermits, returned = tonumber(ARGV[9]), tonumber(ARGV[10]), tonumber(ARGV[11])
 
 -- A host goes back to the shared queues: what its holder took and did not finish first, in order.
 local function giveBack(host, at)
@@ -63,7 +70,7 @@ if reclaim then
 end
 for _, host in ipairs(redis.call('ZRANGEBYSCORE', LEASE, '-inf', now)) do giveBack(host, now) end
 
-local i = 9
+local i = 12
 local admitted, ended, documents = 0, 0, 0
 for _ = 1, tonumber(ARGV[i]) do
   local bucket, member, host, req = ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4]
@@ -135,10 +142,17 @@ local open = tonumber(redis.call('HGET', N, 'open') or '0')
 if admitted ~= ended then open = redis.call('HINCRBY', N, 'open', admitted - ended) end
 local done = tonumber(redis.call('HGET', N, 'documents') or '0')
 if documents > 0 then done = redis.call('HINCRBY', N, 'documents', documents) end
+local granted, reserved = 0, 0
+if maxPages > 0 then
+  reserved = tonumber(redis.call('HGET', N, 'reserved') or '0') - returned
+  granted = math.max(0, math.min(wantPermits, maxPages - reserved))
+  reserved = reserved + granted
+  redis.call('HSET', N, 'reserved', reserved)
+end
 local first = redis.call('ZRANGE', READY, 0, 0, 'WITHSCORES')
 local nextIn = -1
 if #first > 0 then nextIn = math.max(0, tonumber(first[2]) - now) end
-local head = { open, done, admitted, nextIn, #lost }
+local head = { open, done, admitted, nextIn, granted, reserved, #lost }
 for _, host in ipairs(lost) do head[#head + 1] = host end
 for _, v in ipairs(out) do head[#head + 1] = v end
 return head
