@@ -1,4 +1,5 @@
 import { hostname } from 'node:os';
+import { resolve } from 'node:path';
 import { Subject, pipe, tap } from 'rxjs';
 import type { CrawlerConfig } from '../config/config.js';
 import { defaultSpec } from '../engine/default-spec.js';
@@ -12,8 +13,9 @@ import { sharedRobotsFetch } from './shared-robots.js';
 /**
  * One worker process of a shared crawl (SPEC §8): the default crawl, with the frontier, the seen-set,
  * the page counter and the host counts in Redis, and its journal, index part and stats in its own
- * folder. Its name in Redis is this machine's name and its slot, so that a restarted worker takes
- * back at once what it held when it stopped.
+ * folder. Its name in Redis is this machine's name, the repository and its slot: two commands on one
+ * machine crawling into two repositories are distinct workers, and a restarted worker takes back at
+ * once what it held when it stopped.
  *
  * @example
  * await runWorker(config, log, 0) //=> 0 once the shared crawl has nothing queued, leased or in flight
@@ -34,7 +36,7 @@ export async function runWorker(config: CrawlerConfig, log: CrawlLogger, slot: n
           (shared = new SharedFrontier({
             redis,
             crawlId: crawlIdOf(config),
-            worker: `${hostname()}#${slot}`,
+            worker: `${hostname()}:${resolve(config.repository)}#${slot}`,
             order: config.traversal,
             maxPerHost: config.maxPerHost,
             politeness,
