@@ -33,6 +33,12 @@ const BATCH = 64;
 const HOSTS_PER_THREAD = 3;
 /** The longest wait between two syncs while work may appear elsewhere. */
 const POLL_MS = 100;
+/**
+ * How long a worker works a host before it goes back to the shared queue at its next pause (or one
+ * lease period, if shorter): no host is held for ever, and hosts beyond the 3 × threads a worker holds
+ * get their turn.
+ */
+const SLICE_MS = 10_000;
 /** How often the crawl loop looks for requests a sync brought while one is due or under way. */
 const WAKE_MS = 5;
 /** What is to send waits this long for more to join it in the same round trip. */
@@ -51,7 +57,7 @@ interface Held {
   lost: boolean;
   /** When the host may be contacted again after its last request. */
   nextAllowed: number;
-  /** When this worker leased it: after one lease period it goes back to the shared queue at its next pause. */
+  /** When this worker leased it: after its time slice it goes back to the shared queue at its next pause. */
   readonly since: number;
 }
 
@@ -308,7 +314,7 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
   /** Hosts with nothing left here, whose shared queue is empty too or whose time slice is over (no host is held for ever). */
   private giveBacks(): string[] {
     const back: string[] = [];
-    const sliceStart = Date.now() - this.opts.leaseMs;
+    const sliceStart = Date.now() - Math.min(SLICE_MS, this.opts.leaseMs);
     for (const [host, h] of this.held)
       if (!h.lost && !h.asking && h.unstarted === 0 && h.active === 0 && (h.remaining === 0 || h.since <= sliceStart)) back.push(host);
     return back;
@@ -316,7 +322,7 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
 
   private wantsMore(): string[] {
     const more: string[] = [];
-    const sliceStart = Date.now() - this.opts.leaseMs;
+    const sliceStart = Date.now() - Math.min(SLICE_MS, this.opts.leaseMs);
     for (const [host, h] of this.held) if (!h.lost && !h.asking && h.remaining > 0 && h.unstarted < BATCH / 4 && h.since > sliceStart) more.push(host);
     return more;
   }
