@@ -112,6 +112,7 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
   private nextReadyInMs = -1;
   /** No request starts after this: the leases renewed by the last sync may be running out. */
   private startBefore = 0;
+  private renewedAt = -Infinity;
   /** Round trips to Redis and hosts leased so far (logged when the worker ends; the benchmarks report them). */
   roundTrips = 0;
   leases = 0;
@@ -289,7 +290,7 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
     const urgent = this.outbox.length > 0 || this.ends.length > 0 || this.permitsOwed > 0 || permitNeeded || this.giveBacks().length > 0 || this.wantsMore().length > 0;
     const idle = this.others > 0 && this.held.size < this.opts.threads * HOSTS_PER_THREAD;
     // Also often enough to renew the leases, and to see a host's time slice end.
-    const wait = urgent ? GATHER_MS : idle ? (this.nextReadyInMs >= 0 ? Math.min(this.nextReadyInMs, POLL_MS) : POLL_MS) : Math.min(POLL_MS * 10, this.opts.leaseMs / 3);
+    const wait = urgent ? GATHER_MS : idle ? (this.nextReadyInMs >= 0 ? Math.min(this.nextReadyInMs, POLL_MS) : POLL_MS) : Math.min(POLL_MS * 10, this.opts.leaseMs / 10);
     const at = Date.now() + wait;
     if (this.timer !== undefined && this.timerAt <= at) return;
     clearTimeout(this.timer);
@@ -344,7 +345,9 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
     const back = last ? [...this.held.keys()] : this.giveBacks();
     const now = Date.now();
     const renew: string[] = [];
-    for (const [host, h] of this.held) if (!h.lost && !back.includes(host)) renew.push(host);
+    // Renewing costs Redis a command per host: ten times a lease period is often enough.
+    const renewing = now - this.renewedAt >= this.opts.leaseMs / 10;
+    if (renewing) for (const [host, h] of this.held) if (!h.lost && !back.includes(host)) renew.push(host);
     const more = last ? [] : this.wantsMore();
     for (const host of more) this.held.get(host)!.asking = true;
     const want = last ? 0 : Math.max(0, this.opts.threads * HOSTS_PER_THREAD - this.held.size);
@@ -375,7 +378,10 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
     this.reclaim = false;
     // Every held host was renewed (or newly leased) no earlier than `now`: a request started later than
     // two thirds into that lease still ends, as a rule, before another worker may take the host.
-    this.startBefore = now + (this.opts.leaseMs * 2) / 3;
+    if (renewing) {
+      this.renewedAt = now;
+      this.startBefore = now + (this.opts.leaseMs * 2) / 3;
+    }
     this.read(reply);
   }
 
