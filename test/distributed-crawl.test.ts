@@ -168,11 +168,18 @@ describe('one crawl over several worker processes, on a real redis-server', { ti
     expect(await indexUrls('sigint')).toEqual(allPages('sigint'));
   });
 
+  it('refuses several workers without a shared frontier (exit 2)', async () => {
+    const run = await runCli(['crawl', '--seed', 'http://nowhere.test/', '--repository', join(tmp.dir, 'alone'), '--workers', '2'], { cwd: tmp.dir });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('workers: 2 worker processes need a shared frontier');
+  });
+
   it('exits 1 naming the URL when Redis cannot be reached, and sends no request', async () => {
     const url = `redis://127.0.0.1:${await closedPort()}/0`;
     const run = await runCli(['crawl', '--seed', 'http://nowhere.test/', '--repository', join(tmp.dir, 'down'), '--frontier', url, '--workers', '2'], { cwd: tmp.dir });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(`cannot reach the Redis frontier at ${url}`);
+    expect(run.stderr).not.toContain('worker started');
   });
 });
 

@@ -46,7 +46,7 @@ const CASES: { readonly [F in keyof CrawlerConfig]: readonly [ConfValue, Crawler
   indexFile: [scalar('-'), '-', list(), 'index-file takes a single value, not a list'],
   indexFormat: [scalar('JSONL'), 'jsonl', scalar('xml'), 'unknown index-format "xml" (expected seed, jsonl, csv or edges)'],
   frontier: [scalar('redis://10.0.0.5:6379/2'), 'redis://10.0.0.5:6379/2', scalar('http://10.0.0.5/'), '"http://10.0.0.5/" is not a redis://HOST:PORT/DB URL for frontier'],
-  crawlId: [scalar('news'), 'news', list('a'), 'crawl-id takes a single value, not a list'],
+  crawlId: [scalar('news-2'), 'news-2', scalar('a}b'), '"a}b" is not a name for crawl-id (letters, digits, ".", "_" and "-")'],
   leaseMs: [scalar('2.5'), 2500, scalar('0'), 'lease must be at least 1, not 0'],
   workers: [scalar('4'), 4, scalar('0'), 'workers must be at least 1, not 0'],
 };

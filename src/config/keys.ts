@@ -7,6 +7,7 @@ import {
   choiceOf,
   numberOf,
   optionalText,
+  nameValue,
   redisUrl,
   regexList,
   resolveList,
@@ -230,8 +231,8 @@ export const KEYS: { readonly [F in keyof CrawlerConfig]: KeySpec<F> } = {
     doc: 'Where the frontier lives: empty, in this process; a Redis URL, shared by every worker of the crawl.',
   },
   crawlId: {
-    name: 'crawl-id', section: 'distributed-options', kind: 'string', unit: 'name, or empty',
-    default: '""', parse: optionalText,
+    name: 'crawl-id', section: 'distributed-options', kind: 'string', unit: 'name (letters, digits, ., _, -), or empty',
+    default: '""', parse: nameValue,
     doc: 'Names the crawl\'s keys in Redis; workers with the same crawl-id share one crawl. Empty: the repository folder\'s name.',
   },
   leaseMs: {

@@ -113,6 +113,13 @@ export const redisUrl: ValueParser<string | undefined> = (v, key) => {
   return text;
 };
 
+/** A name made of letters, digits, `.`, `_` and `-`, or empty for "not set" (it goes inside Redis key names and their hash tag). */
+export const nameValue: ValueParser<string | undefined> = (v, key) => {
+  const text = optionalText(v, key);
+  if (text !== undefined && !/^[A-Za-z0-9._-]+$/.test(text)) throw new BadValue(`"${text}" is not a name for ${key} (letters, digits, ".", "_" and "-")`);
+  return text;
+};
+
 /** Absolute http(s) URLs, kept as written: the index reports seeds as the configuration wrote them. */
 export const urlList: ValueParser<readonly string[]> = (v, key) =>
   items(v).map(({ text, line }) => {

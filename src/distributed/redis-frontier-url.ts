@@ -25,9 +25,9 @@ export async function connectFrontier(url: string): Promise<Redis> {
   return redis;
 }
 
-/** The crawl's name in Redis: crawl-id, else the repository folder's name. */
+/** The crawl's name in Redis: crawl-id, else the repository folder's name with what a key name cannot hold made `_`. */
 export function crawlIdOf(config: CrawlerConfig): string {
-  return config.crawlId ?? basename(resolve(config.repository));
+  return config.crawlId ?? basename(resolve(config.repository)).replace(/[^A-Za-z0-9._-]/g, '_');
 }
 
 /** The folder of worker SLOT of this machine: its journal, index part and stats. */

@@ -77,6 +77,8 @@ export async function runCrawl(config: CrawlerConfig, log: CrawlLogger, opts: Ru
   const { worker } = opts;
   if (config.frontier !== undefined && worker === undefined)
     throw new ConfigError('ARG_BAD_VALUE', 'frontier', `a shared frontier (${config.frontier}) works with tarantula crawl only, without --watch`);
+  if (config.frontier === undefined && config.workers > 1)
+    throw new ConfigError('ARG_BAD_VALUE', 'workers', `${config.workers} worker processes need a shared frontier (frontier = redis://HOST:PORT/DB)`);
   const repo = resolve(config.repository);
   // Where the state, the index and the stats live: the repository, or the worker's own folder in it.
   const home = worker?.dir ?? repo;
