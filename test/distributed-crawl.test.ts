@@ -159,6 +159,9 @@ describe('one crawl over several worker processes, on a real redis-server', { ti
       onSpawn: (child: ChildProcess) => afterPages('sigint', 30, () => child.kill('SIGINT')),
     });
     expect(first.code, first.stderr).toBe(130);
+    const stopped = JSON.parse(await readFile(join(tmp.dir, 'sigint', 'stats.json'), 'utf8')) as { documents: number; completed: boolean };
+    expect(stopped.completed).toBe(false);
+    expect(stopped.documents).toBeGreaterThan(0);
     const before = new Set(requestsOf('sigint').map((r) => web.url(r.host, r.path)));
     expect(before.size).toBeLessThan(allPages('sigint').length);
     const second = await crawl('sigint', ['--workers', '2', '--threads', '2']);

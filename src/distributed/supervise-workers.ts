@@ -15,8 +15,8 @@ export const WORKER_SLOT_ENV = 'TARANTULA_WORKER_SLOT';
 /**
  * `tarantula crawl CONF --frontier redis://… --workers N`: checks that Redis answers, starts N worker
  * processes (this same program and arguments, each told its slot), forwards SIGINT/SIGTERM to all,
- * logs a worker that dies and carries on with the others. When every worker has ended and the crawl
- * completed, merges their journals into one index and sums their stats. Exit status as SPEC §2: 130 /
+ * logs a worker that dies and carries on with the others. When every worker has ended it sums their
+ * stats, and when the crawl completed it merges their journals into one index. Exit status as SPEC §2: 130 /
  * 143 after a signal, 1 when a worker could not run (Redis lost) or every worker died, else 0.
  *
  * @example
@@ -54,6 +54,8 @@ export async function superviseWorkers(config: CrawlerConfig, log: CrawlLogger, 
   const results = await Promise.all(ends);
   process.off('SIGINT', onSigint);
   process.off('SIGTERM', onSigterm);
+  // Whatever the way out, stats.json sums what the workers did (as a crawl in one process writes it).
+  const stats = await sumWorkerStats(config.repository);
   if (signalled !== undefined) return signalled;
   if (results.some((r) => r.code === EXIT.cannotRun)) return EXIT.cannotRun;
   if (!results.some((r) => r.code === EXIT.ok)) {
@@ -61,7 +63,6 @@ export async function superviseWorkers(config: CrawlerConfig, log: CrawlLogger, 
     return EXIT.cannotRun;
   }
   const documents = await mergeIndexParts(config, stdout);
-  const stats = await sumWorkerStats(config.repository);
   log.info({ documents, workers: config.workers, stats }, 'workers finished; index merged');
   return EXIT.ok;
 }
