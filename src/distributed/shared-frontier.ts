@@ -4,7 +4,7 @@ import type { CrawlRequest } from '../frontier/crawl-request.js';
 import { hostFrontier, type DelayPolicy, type Frontier } from '../frontier/host-frontier.js';
 import { crawlRequestCodec } from '../frontier/request-codec.js';
 import { fingerprintOf } from '../frontier/seen-set.js';
-import { SYNC_SCRIPT } from './sync-script.js';
+import { readSyncReply, syncArgs, SYNC_SCRIPT, type Admit, type SyncReply } from './sync-script.js';
 
 export interface SharedFrontierOptions {
   readonly redis: Redis;
@@ -64,13 +64,6 @@ interface Held {
 /** How a request ended, as the shared frontier counts it: `d` document, `x` other end, `again` still pending. */
 type End = 'd' | 'x' | 'again';
 
-interface Admit {
-  readonly bucket: number;
-  readonly member: string;
-  readonly host: string;
-  readonly blob: Buffer;
-}
-
 /**
  * A {@link Frontier} shared by every worker of a crawl through Redis (SPEC §8), keeping the crawl
  * loop's pull synchronous: the worker leases whole hosts, moves a batch of each one's requests into
@@ -92,9 +85,7 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
   private readonly blobs = new Map<string, Buffer>();
   private readonly settled = new Map<string, End>();
   private outbox: Admit[] = [];
-  private ends: { host: string; blob: Buffer; kind: End }[] = [];
-  private readonly prefix: string;
-  private readonly keys: string[];
+  private ends: { host: string; blob: Buffer; kind: 'd' | 'x' }[] = [];
   /** The shared crawl's pending requests that are not this worker's, at the last sync (unknown = 1). */
   private others = 1;
   private active = 0;
@@ -119,8 +110,6 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
 
   constructor(private readonly opts: SharedFrontierOptions) {
     opts.redis.defineCommand('tarantulaSync', { numberOfKeys: 6, lua: SYNC_SCRIPT });
-    this.prefix = `t:{${opts.crawlId}}:`;
-    this.keys = ['ready', 'lease', 'owner', 'n', 'next', 'hc'].map((k) => this.prefix + k);
     const politeness: DelayPolicy = {
       delayMs: (host) => {
         const ms = opts.politeness.delayMs(host);
@@ -350,23 +339,18 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
     if (renewing) for (const [host, h] of this.held) if (!h.lost && !back.includes(host)) renew.push(host);
     const more = last ? [] : this.wantsMore();
     for (const host of more) this.held.get(host)!.asking = true;
-    const want = last ? 0 : Math.max(0, this.opts.threads * HOSTS_PER_THREAD - this.held.size);
-    const args: (string | number | Buffer)[] = [
-      ...this.keys, this.prefix, this.opts.worker, this.opts.leaseMs, want, BATCH, this.opts.order, this.opts.maxPagesPerHost, this.reclaim ? 1 : 0,
-      this.opts.maxPages, wantPermits, owed, admits.length,
-    ];
-    for (const a of admits) args.push(a.bucket, a.member, a.host, a.blob);
-    args.push(ends.length);
-    for (const e of ends) args.push(e.host, e.blob, e.kind);
-    args.push(renew.length, ...renew);
-    args.push(back.length);
-    for (const host of back) args.push(host, Math.max(0, this.held.get(host)!.nextAllowed - now));
-    args.push(more.length, ...more);
+    const o = this.opts;
+    const args = syncArgs(o.crawlId, {
+      worker: o.worker, ttlMs: o.leaseMs, want: last ? 0 : Math.max(0, o.threads * HOSTS_PER_THREAD - this.held.size), batch: BATCH,
+      order: o.order, maxPagesPerHost: o.maxPagesPerHost, reclaim: this.reclaim, maxPages: o.maxPages, wantPermits, returnedPermits: owed,
+      admits, ends, renew, more,
+      back: back.map((host) => ({ host, delayMs: Math.max(0, this.held.get(host)!.nextAllowed - now) })),
+    });
     for (const host of back) this.held.delete(host);
     this.roundTrips++;
-    let reply: (number | Buffer)[];
+    let reply: SyncReply;
     try {
-      reply = (await (this.opts.redis as unknown as SyncCommand).tarantulaSyncBuffer(...args)) as (number | Buffer)[];
+      reply = readSyncReply((await (o.redis as unknown as SyncCommand).tarantulaSyncBuffer(...args)) as (number | Buffer)[]);
     } catch (err) {
       // Unsent, so still owed: a final sync (or the leases running out) carries them.
       this.outbox = admits.concat(this.outbox);
@@ -385,23 +369,18 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
     this.read(reply);
   }
 
-  private read(reply: (number | Buffer)[]): void {
-    const open = reply[0] as number;
-    this.nextReadyInMs = reply[3] as number;
-    this.permits += reply[4] as number;
-    this.reserved = reply[5] as number;
-    let at = 7;
-    for (let n = reply[6] as number; n > 0; n--) {
-      const host = String(reply[at++]);
+  private read(reply: SyncReply): void {
+    this.nextReadyInMs = reply.nextReadyInMs;
+    this.permits += reply.granted;
+    this.reserved = reply.reserved;
+    for (const host of reply.lost) {
       const h = this.held.get(host);
       if (h) {
         h.lost = true;
         this.forget(host, h);
       }
     }
-    while (at < reply.length) {
-      const host = String(reply[at++]);
-      const left = reply[at++] as number;
+    for (const { host, left, blobs } of reply.taken) {
       let h = this.held.get(host);
       if (h === undefined) {
         h = { unstarted: 0, active: 0, remaining: 0, asking: false, lost: false, nextAllowed: 0, since: Date.now() };
@@ -410,19 +389,17 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
       }
       h.remaining = left;
       h.asking = false;
-      const reqs: CrawlRequest[] = [];
-      for (let n = reply[at++] as number; n > 0; n--) {
-        const blob = reply[at++] as Buffer;
+      const reqs = blobs.map((blob) => {
         const req = crawlRequestCodec.decode(blob, 0, blob.length, host);
         this.blobs.set(req.url, blob);
-        reqs.push(req);
-      }
+        return req;
+      });
       h.unstarted += reqs.length;
       // The local frontier is given a depth-first host's requests in reverse, the first on top, as it takes a page's links.
       this.local.pushAll(reqs);
     }
     // What Redis counts as open and is not held here: queued, or leased by other workers.
-    this.others = Math.max(0, open - this.local.size - this.active - this.ends.length);
+    this.others = Math.max(0, reply.open - this.local.size - this.active - this.ends.length);
   }
 }
 

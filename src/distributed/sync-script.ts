@@ -157,3 +157,72 @@ for _, host in ipairs(lost) do head[#head + 1] = host end
 for _, v in ipairs(out) do head[#head + 1] = v end
 return head
 `;
+
+/** A link to admit: its seen-set fingerprint (bucket and member), its host and its request's bytes. */
+export interface Admit {
+  readonly bucket: number;
+  readonly member: string;
+  readonly host: string;
+  readonly blob: Buffer;
+}
+
+/** Everything one sync tells and asks (the ARGV above, typed). */
+export interface SyncRequest {
+  readonly worker: string;
+  readonly ttlMs: number;
+  readonly want: number;
+  readonly batch: number;
+  readonly order: 'bfs' | 'dfs';
+  readonly maxPagesPerHost: number;
+  readonly reclaim: boolean;
+  readonly maxPages: number;
+  readonly wantPermits: number;
+  readonly returnedPermits: number;
+  readonly admits: readonly Admit[];
+  readonly ends: readonly { readonly host: string; readonly blob: Buffer; readonly kind: 'd' | 'x' }[];
+  readonly renew: readonly string[];
+  readonly back: readonly { readonly host: string; readonly delayMs: number }[];
+  readonly more: readonly string[];
+}
+
+/** The script's reply, read. */
+export interface SyncReply {
+  readonly open: number;
+  readonly nextReadyInMs: number;
+  readonly granted: number;
+  readonly reserved: number;
+  readonly lost: readonly string[];
+  readonly taken: readonly { readonly host: string; readonly left: number; readonly blobs: readonly Buffer[] }[];
+}
+
+/** The keys and arguments of one call of {@link SYNC_SCRIPT} for the crawl `crawlId`. */
+export function syncArgs(crawlId: string, r: SyncRequest): (string | number | Buffer)[] {
+  const prefix = `t:{${crawlId}}:`;
+  const args: (string | number | Buffer)[] = ['ready', 'lease', 'owner', 'n', 'next', 'hc'].map((k) => prefix + k);
+  args.push(prefix, r.worker, r.ttlMs, r.want, r.batch, r.order, r.maxPagesPerHost, r.reclaim ? 1 : 0, r.maxPages, r.wantPermits, r.returnedPermits);
+  args.push(r.admits.length);
+  for (const a of r.admits) args.push(a.bucket, a.member, a.host, a.blob);
+  args.push(r.ends.length);
+  for (const e of r.ends) args.push(e.host, e.blob, e.kind);
+  args.push(r.renew.length, ...r.renew);
+  args.push(r.back.length);
+  for (const b of r.back) args.push(b.host, b.delayMs);
+  args.push(r.more.length, ...r.more);
+  return args;
+}
+
+/** Reads the reply of {@link SYNC_SCRIPT}, called through ioredis's Buffer variant (integers come as numbers). */
+export function readSyncReply(reply: readonly (number | Buffer)[]): SyncReply {
+  let at = 7;
+  const lost: string[] = [];
+  for (let n = reply[6] as number; n > 0; n--) lost.push(String(reply[at++]));
+  const taken: { host: string; left: number; blobs: Buffer[] }[] = [];
+  while (at < reply.length) {
+    const host = String(reply[at++]);
+    const left = reply[at++] as number;
+    const blobs: Buffer[] = [];
+    for (let n = reply[at++] as number; n > 0; n--) blobs.push(reply[at++] as Buffer);
+    taken.push({ host, left, blobs });
+  }
+  return { open: reply[0] as number, nextReadyInMs: reply[3] as number, granted: reply[4] as number, reserved: reply[5] as number, lost, taken };
+}
