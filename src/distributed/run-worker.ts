@@ -32,7 +32,7 @@ export async function runWorker(config: CrawlerConfig, log: CrawlLogger, slot: n
       handleSignals: true,
       worker: {
         dir: workerDir(config.repository, slot),
-        frontier: (politeness) =>
+        frontier: (politeness, journal) =>
           (shared = new SharedFrontier({
             redis,
             crawlId: crawlIdOf(config),
@@ -44,7 +44,9 @@ export async function runWorker(config: CrawlerConfig, log: CrawlLogger, slot: n
             leaseMs: config.leaseMs,
             maxPagesPerHost: config.maxPagesPerHost,
             maxPages: max,
+            reapDelayMs: config.minDelayMs,
             canonical: withoutSessionIds,
+            durable: () => journal.flush(),
             onError: (err) => failure.next(err),
           })),
         pipeline: (ctx, sinks) => {

@@ -21,8 +21,15 @@ export interface SharedFrontierOptions {
   readonly maxPagesPerHost: number;
   /** max-page-number, 0 = none: requests start only with a permit from Redis. */
   readonly maxPages: number;
+  /** How long a host taken back from a worker that stopped renewing rests first (min-delay): its last request's end is unknown. */
+  readonly reapDelayMs: number;
   /** The form of a URL the seen-set compares (without session ids). */
   readonly canonical: (url: string) => string;
+  /**
+   * Resolves once the records of the ends told so far are written (the worker's journal): an end
+   * reaches Redis only after its record, so a killed worker never loses a page Redis counts as done.
+   */
+  readonly durable: () => Promise<void>;
   /** Redis failed: the worker must stop; what it holds comes back when its leases run out. */
   readonly onError: (err: Error) => void;
 }
@@ -343,13 +350,16 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
     const args = syncArgs(o.crawlId, {
       worker: o.worker, ttlMs: o.leaseMs, want: last ? 0 : Math.max(0, o.threads * HOSTS_PER_THREAD - this.held.size), batch: BATCH,
       order: o.order, maxPagesPerHost: o.maxPagesPerHost, reclaim: this.reclaim, maxPages: o.maxPages, wantPermits, returnedPermits: owed,
-      admits, ends, renew, more,
+      reapDelayMs: o.reapDelayMs, admits, ends, renew, more,
       back: back.map((host) => ({ host, delayMs: Math.max(0, this.held.get(host)!.nextAllowed - now) })),
     });
     for (const host of back) this.held.delete(host);
     this.roundTrips++;
     let reply: SyncReply;
     try {
+      // Everything is decided above, in one go: what ends meanwhile waits for the next sync, and no
+      // host goes back with an end not told. The ends told wait for their records to be written.
+      if (ends.length > 0) await o.durable();
       reply = readSyncReply((await (o.redis as unknown as SyncCommand).tarantulaSyncBuffer(...args)) as (number | Buffer)[]);
     } catch (err) {
       // Unsent, so still owed: a final sync (or the leases running out) carries them.

@@ -13,8 +13,9 @@
  *
  * ARGV: prefix, worker, ttlMs, want (hosts to lease), batch (requests taken per host at a time),
  * order (bfs|dfs), maxPagesPerHost (0 = none), reclaim (1: give back what this worker id held before
- * it restarted), maxPages (max-page-number, 0 = none), permits wanted, permits returned, then five
- * counted groups:
+ * it restarted), maxPages (max-page-number, 0 = none), permits wanted, permits returned, reapDelayMs
+ * (how long a host taken back from a silent worker rests first: its last request's end is unknown),
+ * then five counted groups:
  *   admits  n × (bucket, member, host, request)
  *   ends    n × (host, request, kind)          kind d = a document, x = any other end
  *   renew   n × host                           hosts the worker holds and still works
@@ -38,6 +39,7 @@ local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local mine = P .. 'w:' .. worker
 local maxPages, wantPermits, returned = tonumber(ARGV[9]), tonumber(ARGV[10]), tonumber(ARGV[11])
+local reapDelay = tonumber(ARGV[12])
 
 -- A host goes back to the shared queues: what its holder took and did not finish first, in order.
 local function giveBack(host, at)
@@ -68,9 +70,9 @@ end
 if reclaim then
   for _, host in ipairs(redis.call('SMEMBERS', mine)) do giveBack(host, now) end
 end
-for _, host in ipairs(redis.call('ZRANGEBYSCORE', LEASE, '-inf', now)) do giveBack(host, now) end
+for _, host in ipairs(redis.call('ZRANGEBYSCORE', LEASE, '-inf', now)) do giveBack(host, now + reapDelay) end
 
-local i = 12
+local i = 13
 local admitted, ended, documents = 0, 0, 0
 for _ = 1, tonumber(ARGV[i]) do
   local bucket, member, host, req = ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4]
@@ -178,6 +180,7 @@ export interface SyncRequest {
   readonly maxPages: number;
   readonly wantPermits: number;
   readonly returnedPermits: number;
+  readonly reapDelayMs: number;
   readonly admits: readonly Admit[];
   readonly ends: readonly { readonly host: string; readonly blob: Buffer; readonly kind: 'd' | 'x' }[];
   readonly renew: readonly string[];
@@ -199,7 +202,7 @@ export interface SyncReply {
 export function syncArgs(crawlId: string, r: SyncRequest): (string | number | Buffer)[] {
   const prefix = `t:{${crawlId}}:`;
   const args: (string | number | Buffer)[] = ['ready', 'lease', 'owner', 'n', 'next', 'hc'].map((k) => prefix + k);
-  args.push(prefix, r.worker, r.ttlMs, r.want, r.batch, r.order, r.maxPagesPerHost, r.reclaim ? 1 : 0, r.maxPages, r.wantPermits, r.returnedPermits);
+  args.push(prefix, r.worker, r.ttlMs, r.want, r.batch, r.order, r.maxPagesPerHost, r.reclaim ? 1 : 0, r.maxPages, r.wantPermits, r.returnedPermits, r.reapDelayMs);
   args.push(r.admits.length);
   for (const a of r.admits) args.push(a.bucket, a.member, a.host, a.blob);
   args.push(r.ends.length);

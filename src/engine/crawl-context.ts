@@ -14,6 +14,7 @@ import { productToken } from '../robots/robots-txt.js';
 import type { DropReport } from '../stages/admissible.js';
 import { linkPolicy, type LinkPolicy } from '../stages/link-policy.js';
 import type { CrawlState } from '../state/crawl-state.js';
+import type { JournalWriter } from '../state/journal-writer.js';
 import { MirrorStore } from '../store/mirror-store.js';
 import { withoutSessionIds } from '../url/query-params.js';
 import { makeScope } from '../url/scope.js';
@@ -58,8 +59,8 @@ export interface CrawlContext {
 
 /** What a worker of a crawl shared through Redis (SPEC §8) puts in place of the in-process parts. */
 export interface SharedParts {
-  /** The shared frontier, applying `politeness` to the hosts it holds. */
-  frontier(politeness: DelayPolicy): Frontier<CrawlRequest>;
+  /** The shared frontier, applying `politeness` to the hosts it holds; it tells Redis of an end only once `journal` holds its record. */
+  frontier(politeness: DelayPolicy, journal: JournalWriter): Frontier<CrawlRequest>;
   /** robots.txt fetched through the shared cache. */
   robotsFetch(fetch: (url: string) => Promise<FetchResponse>): (url: string) => Promise<FetchResponse>;
 }
@@ -131,7 +132,7 @@ export function createCrawlContext(
     config,
     log,
     stats,
-    frontier: shared?.frontier(politeness) ?? hostFrontier<CrawlRequest>({
+    frontier: shared?.frontier(politeness, state.journal) ?? hostFrontier<CrawlRequest>({
       order: config.traversal,
       maxPerHost: config.maxPerHost,
       politeness,
