@@ -5,6 +5,7 @@
  *   npm run bench -- --pages 100000 [--hosts 50]    # one size
  *   npm run bench -- --site /usr/share/doc/python3.11/html [--compare-wget]
  *   npm run bench -- --pages 20000 --cpu-prof DIR   # also write a V8 CPU profile of the crawler
+ *   npm run bench -- --pages 20000 --warc           # the same crawl archived as WARC (and CDXJ)
  *   npm run bench -- --pages 20000 --frontier redis --workers 1,2,4   # the shared frontier, against in-process
  *
  * Each server runs in a child process of its own; the crawler is `node dist/tarantula.mjs crawl` on a
@@ -14,7 +15,7 @@
  * of its own (temp dir, AOF on, as the README says to run it) serves each run; its command count
  * (INFO commandstats) and CPU (INFO cpu) give Redis round trips and Redis CPU per page.
  */
-import { appendFile, mkdtemp, rm } from 'node:fs/promises';
+import { appendFile, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startChildServer, type ChildServer } from './child-server.js';
@@ -32,6 +33,7 @@ const value = (name: string): string | undefined => {
 const threads = Number(value('--threads') ?? 16);
 const hosts = Number(value('--hosts') ?? 50);
 const keep = argv.includes('--keep');
+const warc = argv.includes('--warc');
 const jsonFile = value('--json');
 const cpuProfDir = value('--cpu-prof');
 const sharedFrontier = value('--frontier') === 'redis';
@@ -67,6 +69,12 @@ async function measure(label: string, server: ChildServer, settings: CrawlSettin
   console.log(`  stats.json     ${fmt(s.seconds, 2)} s crawl → ${fmt(s.pagesPerSecond)} pages/s; CPU ${fmt(s.cpuSeconds, 2)} s; peak RSS ${s.peakRssMb} MB`);
   if (run.time) console.log(`  /usr/bin/time  CPU ${fmt(run.time.cpuSeconds, 2)} s (user ${fmt(run.time.userSeconds, 2)} + sys ${fmt(run.time.sysSeconds, 2)}); max RSS ${run.time.maxRssMb} MB; elapsed ${fmt(run.time.elapsedSeconds, 2)} s`);
   console.log(`  crawler CPU    ${fmt(((run.time?.cpuSeconds ?? s.cpuSeconds) / s.documents) * 1000, 2)} ms per page; server child CPU ${fmt(serverCpu, 2)} s`);
+  if (settings.warc) {
+    const dir = join(work, 'warc');
+    const files = await readdir(dir);
+    const sizes = await Promise.all(files.map(async (f) => (await stat(join(dir, f))).size));
+    console.log(`  warc           ${files.join(', ')}: ${fmt(sizes.reduce((a, b) => a + b, 0) / 1e6)} MB`);
+  }
   if (jsonFile) await appendFile(jsonFile, JSON.stringify({ label, ...extra, wallSeconds: run.wallSeconds, pagesPerSecond: s.documents / run.wallSeconds, serverCpu, stats: s, time: run.time }) + '\n');
   if (!keep) workDirs.push(work);
   else console.log(`  kept           ${work}`);
@@ -97,7 +105,7 @@ async function syntheticWeb(pages: number): Promise<boolean> {
       seeds: [hubUrl(server.port)],
       scope: 'domain-scope', // the hub is bench.test: every hN.bench.test is a subdomain; offsite.example is not
       resolve: want.hostNames.map((h) => `${h}:${server.port}:127.0.0.1`),
-      threads, maxPerHost: 1, timeLimitSeconds: TIME_LIMIT_S,
+      threads, maxPerHost: 1, timeLimitSeconds: TIME_LIMIT_S, warc,
     };
     const check = (run: CrawlerRun): boolean => {
       const got404 = run.stats.byStatus['404'] ?? 0;
@@ -105,7 +113,7 @@ async function syntheticWeb(pages: number): Promise<boolean> {
       console.log(`  check          ${ok ? 'complete' : 'INCOMPLETE'}: ${run.stats.documents}/${want.documents} documents, ${got404}/${want.notFound} 404s`);
       return ok;
     };
-    let ok = check(await measure(`synthetic web: ${fmt(pages, 0)} pages on ${hosts} hosts (+ hub), threads ${threads}`, server, settings, { pages, hosts, threads }));
+    let ok = check(await measure(`synthetic web: ${fmt(pages, 0)} pages on ${hosts} hosts (+ hub), threads ${threads}${warc ? ', --warc' : ''}`, server, settings, { pages, hosts, threads, warc }));
     if (!sharedFrontier) return ok;
     for (const workers of workerCounts) {
       const redis = await startRedis();

@@ -3,7 +3,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FixtureRequest } from '../src/demo/fixture-server.js';
-import { NO_DELAYS, startWeb, type E2eWeb } from './support/e2e-web.js';
+import { NO_DELAYS, NO_SITEMAPS, startWeb, type E2eWeb } from './support/e2e-web.js';
 import { gridPages } from './support/grid-web.js';
 import { HOSTILE_ROOT, closedPort, logLines } from './support/hostile-web.js';
 import { parseSeedIndex } from './support/index-files.js';
@@ -44,7 +44,7 @@ function crawl(name: keyof typeof SITES, flags: readonly string[], opts: CliOpti
   const agent = `tarantula/dist-${name}`;
   const hosts = SITES[name];
   const args = [
-    'crawl', ...NO_DELAYS, '--seed', web.url(hosts[0]!, '/0'), '--scope', 'free-spanning', '--repository', join(tmp.dir, opts.repository ?? name),
+    'crawl', ...NO_DELAYS, ...NO_SITEMAPS, '--seed', web.url(hosts[0]!, '/0'), '--scope', 'free-spanning', '--repository', join(tmp.dir, opts.repository ?? name),
     '--frontier', opts.url ?? redis.url, '--user-agent', agent, '--log-level', '0', ...web.resolve(), ...flags,
   ];
   return runCli(args, { cwd: tmp.dir, ...opts });

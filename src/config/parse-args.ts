@@ -43,6 +43,7 @@ export const FLAG_ALIASES: ReadonlyMap<string, string> = new Map([
   ['traversal', 'traversal-algorithm'],
   ['index', 'index-file'],
   ['format', 'index-format'],
+  ['warc', 'warc-file'],
 ]);
 
 const fraction = numberOf({ fraction: true, max: 1 });

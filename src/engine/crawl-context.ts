@@ -1,5 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import type { Dispatcher } from 'undici';
+import type { WarcArchive } from '../archive/warc-archive.js';
 import type { CrawlerConfig } from '../config/config.js';
 import { createDispatcher } from '../fetch/create-dispatcher.js';
 import { fetchDocument, type FetchOptions, type FetchResponse } from '../fetch/fetch-document.js';
@@ -52,6 +53,10 @@ export interface CrawlContext {
   readonly report: DropReport;
   /** Worker threads that describe and store documents (the default unit's parse and mirror stages). */
   readonly documents: DocumentPool;
+  /** The WARC every fetch is archived in (`warc-file`), if any. */
+  readonly archive: WarcArchive | undefined;
+  /** `host:port` → the peer address of its latest connection: the archive's WARC-IP-Address. */
+  readonly addresses: Map<string, string>;
   /** Aborts every fetch in flight: the crawl is being stopped. */
   readonly abort: AbortController;
   close(): Promise<void>;
@@ -78,9 +83,12 @@ export function createCrawlContext(
   log: CrawlLogger,
   seen: SeenSet,
   state: CrawlState,
+  archiving?: { readonly archive: WarcArchive; readonly addresses: Map<string, string> },
   shared?: SharedParts,
 ): CrawlContext {
   const abort = new AbortController();
+  const archive = archiving?.archive;
+  const addresses = archiving?.addresses ?? new Map<string, string>();
   // Every fetch in flight listens to this one signal.
   setMaxListeners(0, abort.signal);
   const stats = new CrawlStats((url) => state.known.has(url));
@@ -88,6 +96,7 @@ export function createCrawlContext(
     resolve: config.resolve,
     connectTimeoutMs: config.connectTimeoutMs,
     connectionsPerOrigin: config.maxPerHost,
+    ...(archive ? { remoteAddresses: addresses } : {}),
   });
   const fetchOptions: FetchOptions = {
     dispatcher,
@@ -97,10 +106,14 @@ export function createCrawlContext(
     maxBodySize: config.maxBodySize,
     maxDecodedSize: config.maxDecodedSize,
     signal: abort.signal,
+    ...(archive ? { capture: true } : {}),
   };
   const robotsFetch = { ...fetchOptions, maxBodySize: ROBOTS_MAX_BYTES, maxDecodedSize: ROBOTS_MAX_BYTES };
-  const fetchRobots = (url: string): Promise<FetchResponse> => fetchDocument(url, robotsFetch);
+  const fetchRobots = (url: string): Promise<FetchResponse> =>
+    archive ? fetchDocument(url, robotsFetch).then((res) => archive.record(url, res).then(() => res)) : fetchDocument(url, robotsFetch);
   const robots = new RobotsCache({
+    // robots.txt is archived too, as Heritrix does: a replay shows what the crawler was allowed; a
+    // worker of a shared crawl reads it through the shared cache first.
     fetch: shared?.robotsFetch(fetchRobots) ?? fetchRobots,
     userAgent: config.userAgent,
     ttlMs: config.robotsTtlMs,
@@ -154,10 +167,12 @@ export function createCrawlContext(
     contentSeen: new Map(),
     report,
     documents,
+    archive,
+    addresses,
     abort,
     // The crawl is over: nothing is in flight, and idle keep-alive sockets need no graceful goodbye.
     close: async () => {
-      await Promise.all([documents.close(), dispatcher.destroy()]);
+      await Promise.all([documents.close(), dispatcher.destroy(), archive?.close()]);
     },
   };
 }

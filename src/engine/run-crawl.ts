@@ -2,6 +2,7 @@ import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import { ReplaySubject, timer, type Observable } from 'rxjs';
+import { archiveOf } from '../archive/warc-archive.js';
 import type { CrawlerConfig } from '../config/config.js';
 import { ConfigError } from '../config/config-error.js';
 import { crawl, type CrawlSpec } from './crawl.js';
@@ -95,9 +96,17 @@ export async function runCrawl(config: CrawlerConfig, log: CrawlLogger, opts: Ru
     log.error(`the repository ${config.repository} is not writable: ${(err as Error).message}`);
     throw Object.assign(new Error(`the repository ${config.repository} is not writable: ${(err as Error).message}`), { exitCode: EXIT.cannotRun });
   }
+  let archiving;
+  try {
+    archiving = await archiveOf(config);
+  } catch (err) {
+    const message = `cannot open the WARC ${config.warcFile}: ${(err as Error).message}`;
+    log.error(message);
+    throw Object.assign(new Error(message), { exitCode: EXIT.cannotRun });
+  }
   // Counted in Redis for a shared crawl; the journal's count may include admissions Redis never got.
   if (worker) state.hostCounts.clear();
-  const ctx = createCrawlContext(config, log, seen, state, worker);
+  const ctx = createCrawlContext(config, log, seen, state, archiving, worker);
 
   // Replayed: a signal that comes while the sinks are being opened still stops the crawl.
   const stopped = new ReplaySubject<string>(1);

@@ -12,6 +12,8 @@ export interface DispatcherOptions {
   readonly userAgent?: string;
   /** The name lookup of new connections. Default: a {@link cachingLookup} over the system resolver. */
   readonly lookup?: ReturnType<typeof cachingLookup>;
+  /** Filled with `host:port` → the peer address of its latest connection (what a WARC's WARC-IP-Address says). */
+  readonly remoteAddresses?: Map<string, string>;
 }
 
 /**
@@ -25,9 +27,14 @@ export interface DispatcherOptions {
 export function createDispatcher(opts: DispatcherOptions): Dispatcher {
   const overrides = new Map(opts.resolve.map((r) => [`${r.host.toLowerCase()}:${r.port}`, r.address.replace(/^\[|\]$/g, '')]));
   const connector = buildConnector({ timeout: opts.connectTimeoutMs || null, lookup: opts.lookup ?? cachingLookup() } as buildConnector.BuildOptions);
-  const connect: buildConnector.connector = (options, callback) => {
+  const addresses = opts.remoteAddresses;
+  const connect: buildConnector.connector = (options, done) => {
     const port = Number(options.port) || (options.protocol === 'https:' ? 443 : 80);
     const hostname = options.hostname.replace(/^\[|\]$/g, '');
+    const callback: typeof done = addresses === undefined ? done : (err, socket) => {
+      if (socket?.remoteAddress !== undefined) addresses.set(`${hostname.toLowerCase()}:${port}`, socket.remoteAddress);
+      (done as (err: Error | null, socket: unknown) => void)(err, socket);
+    };
     const address = overrides.get(`${hostname.toLowerCase()}:${port}`);
     if (address === undefined) return connector(options, callback);
     return connector({ ...options, hostname: address, servername: options.servername ?? hostname }, callback);
