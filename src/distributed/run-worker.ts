@@ -20,11 +20,13 @@ import { sharedRobotsFetch } from './shared-robots.js';
  * @example
  * await runWorker(config, log, 0) //=> 0 once the shared crawl has nothing queued, leased or in flight
  */
-export async function runWorker(config: CrawlerConfig, log: CrawlLogger, slot: number): Promise<number> {
+export async function runWorker(shared: CrawlerConfig, log: CrawlLogger, slot: number): Promise<number> {
+  // Each worker archives into WARC files of its own: PATH-SLOT-00000.warc.gz, …
+  const config = shared.warcFile === undefined ? shared : { ...shared, warcFile: `${shared.warcFile.replace(/\.warc\.gz$/, '')}-${slot}` };
   const url = config.frontier!;
   const redis = await connectFrontier(url);
   const failure = new Subject<Error>();
-  let shared: SharedFrontier | undefined;
+  let frontierOfWorker: SharedFrontier | undefined;
   const max = config.maxPageNumber;
   try {
     const { exitCode } = await runCrawl(config, log, {
@@ -33,7 +35,7 @@ export async function runWorker(config: CrawlerConfig, log: CrawlLogger, slot: n
       worker: {
         dir: workerDir(config.repository, slot),
         frontier: (politeness, journal) =>
-          (shared = new SharedFrontier({
+          (frontierOfWorker = new SharedFrontier({
             redis,
             crawlId: crawlIdOf(config),
             worker: `${hostname()}:${resolve(config.repository)}#${slot}`,
@@ -51,7 +53,7 @@ export async function runWorker(config: CrawlerConfig, log: CrawlLogger, slot: n
           })),
         pipeline: (ctx, sinks) => {
           const spec = defaultSpec(ctx);
-          const frontier = shared!;
+          const frontier = frontierOfWorker!;
           return defaultPipeline(ctx, sinks, {
             ...spec,
             // Told inside the unit, so that the crawl loop's last release of the request finds it.
@@ -63,8 +65,8 @@ export async function runWorker(config: CrawlerConfig, log: CrawlLogger, slot: n
         robotsFetch: (fetch) => sharedRobotsFetch(redis, crawlIdOf(config), config.robotsTtlMs, fetch),
         failure,
         close: async () => {
-          await shared?.close();
-          log.info({ roundTrips: shared?.roundTrips, leases: shared?.leases }, 'worker done with the shared frontier');
+          await frontierOfWorker?.close();
+          log.info({ roundTrips: frontierOfWorker?.roundTrips, leases: frontierOfWorker?.leases }, 'worker done with the shared frontier');
         },
       },
     });
