@@ -144,6 +144,10 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
     return this.local.size + this.outbox.length + this.others + busy;
   }
 
+  get inFlight(): number {
+    return this.local.inFlight;
+  }
+
   get hosts(): number {
     return this.held.size;
   }

@@ -1,6 +1,6 @@
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { Writable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import { ReplaySubject, timer, type Observable } from 'rxjs';
 import { archiveOf } from '../archive/warc-archive.js';
 import type { CrawlerConfig } from '../config/config.js';
@@ -17,6 +17,7 @@ import { journalOutcomes } from '../sinks/journal-outcomes.js';
 import { logOutcomes } from '../sinks/log-outcomes.js';
 import { recordStats } from '../sinks/record-stats.js';
 import { writeIndex } from '../sinks/write-index.js';
+import { openSeedInputs } from '../input/input-seeds.js';
 import { openCrawlState } from '../state/crawl-state.js';
 import { withoutSessionIds } from '../url/query-params.js';
 import { startProgress } from './progress.js';
@@ -33,6 +34,8 @@ export interface RunCrawlOptions {
   readonly pipeline?: Pipeline;
   /** Whether SIGINT/SIGTERM stop this crawl (the CLI); a library caller may handle them itself. */
   readonly handleSignals?: boolean;
+  /** What `-i -` reads. Default: process.stdin. */
+  readonly stdin?: Readable;
   /** Makes this crawl one worker of a shared crawl (SPEC §8). */
   readonly worker?: CrawlWorker;
 }
@@ -80,6 +83,8 @@ export async function runCrawl(config: CrawlerConfig, log: CrawlLogger, opts: Ru
     throw new ConfigError('ARG_BAD_VALUE', 'frontier', `a shared frontier (${config.frontier}) works with tarantula crawl only, without --watch`);
   if (config.frontier === undefined && config.workers > 1)
     throw new ConfigError('ARG_BAD_VALUE', 'workers', `${config.workers} worker processes need a shared frontier (frontier = redis://HOST:PORT/DB)`);
+  // Before the repository is touched: a missing input file is a bad command line (exit 2).
+  const inputs = await openSeedInputs(config.inputFiles, opts.stdin ?? process.stdin);
   const repo = resolve(config.repository);
   // Where the state, the index and the stats live: the repository, or the worker's own folder in it.
   const home = worker?.dir ?? repo;
@@ -106,7 +111,7 @@ export async function runCrawl(config: CrawlerConfig, log: CrawlLogger, opts: Ru
   }
   // Counted in Redis for a shared crawl; the journal's count may include admissions Redis never got.
   if (worker) state.hostCounts.clear();
-  const ctx = createCrawlContext(config, log, seen, state, archiving, worker);
+  const ctx = createCrawlContext(config, log, seen, state, archiving, inputs, worker);
 
   // Replayed: a signal that comes while the sinks are being opened still stops the crawl.
   const stopped = new ReplaySubject<string>(1);
@@ -163,6 +168,7 @@ export async function runCrawl(config: CrawlerConfig, log: CrawlLogger, opts: Ru
   log.info(
     {
       seeds: config.startingPoints,
+      ...(inputs.length > 0 ? { inputFiles: inputs.map((i) => i.name) } : {}),
       repository: config.repository,
       mode: state.recrawl ? 'recrawl' : 'crawl',
       resumed: state.resumed,
