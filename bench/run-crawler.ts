@@ -26,6 +26,9 @@ export interface CrawlSettings {
   readonly timeLimitSeconds: number;
   /** Archive the crawl as WARC (`warc-file` = workDir/warc/crawl). */
   readonly warc?: boolean;
+  /** A shared frontier (`redis://…`) and the worker processes it is crawled with. */
+  readonly frontier?: string;
+  readonly workers?: number;
 }
 
 /** What stats.json holds that the benchmarks read. */
@@ -89,6 +92,9 @@ threads = ${s.threads};
 <output-options>
 index-file = "";
 warc-file = "${s.warc ? join(dirname(repository), 'warc', 'crawl') : ''}";
+<distributed-options>
+frontier = "${s.frontier ?? ''}";
+workers = ${s.workers ?? 1};
 `;
 }
 

@@ -6,11 +6,14 @@
  *   npm run bench -- --site /usr/share/doc/python3.11/html [--compare-wget]
  *   npm run bench -- --pages 20000 --cpu-prof DIR   # also write a V8 CPU profile of the crawler
  *   npm run bench -- --pages 20000 --warc           # the same crawl archived as WARC (and CDXJ)
+ *   npm run bench -- --pages 20000 --frontier redis --workers 1,2,4   # the shared frontier, against in-process
  *
  * Each server runs in a child process of its own; the crawler is `node dist/tarantula.mjs crawl` on a
  * generated Crawler.conf (threads 16, no politeness delay, every body saved, no page cap). Pages/s
  * is documents / wall seconds of the whole crawler process. Other flags: --threads N, --keep (keep
- * the work folder), --json FILE (append the results as JSON lines).
+ * the work folder), --json FILE (append the results as JSON lines). With --frontier redis, a redis-server
+ * of its own (temp dir, AOF on, as the README says to run it) serves each run; its command count
+ * (INFO commandstats) and CPU (INFO cpu) give Redis round trips and Redis CPU per page.
  */
 import { appendFile, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -20,6 +23,7 @@ import { procCpuSeconds } from './proc-cpu.js';
 import { runCrawler, type CrawlerRun, type CrawlSettings } from './run-crawler.js';
 import { runWget } from './run-wget.js';
 import { expected, hubUrl } from './synthetic-web.js';
+import { startRedis, type TestRedis } from '../test/support/redis-server.js';
 
 const argv = process.argv.slice(2);
 const value = (name: string): string | undefined => {
@@ -32,6 +36,8 @@ const keep = argv.includes('--keep');
 const warc = argv.includes('--warc');
 const jsonFile = value('--json');
 const cpuProfDir = value('--cpu-prof');
+const sharedFrontier = value('--frontier') === 'redis';
+const workerCounts = (value('--workers') ?? '1').split(',').map(Number);
 const TIME_LIMIT_S = 290;
 /**
  * Work folders are removed only after the last run: on ext4 without a journal (this machine's), each
@@ -75,6 +81,22 @@ async function measure(label: string, server: ChildServer, settings: CrawlSettin
   return run;
 }
 
+/**
+ * Redis's own figures: round trips (every worker sync is one EVALSHA; commandstats also counts the
+ * commands a script runs, reported apart), and CPU seconds.
+ */
+async function redisFigures(redis: TestRedis): Promise<{ roundTrips: number; commands: number; cpuSeconds: number }> {
+  const client = redis.client();
+  const stats = await client.info('commandstats');
+  const cpu = await client.info('cpu');
+  client.disconnect();
+  const calls = [...stats.matchAll(/^cmdstat_(\w+):calls=(\d+)/gm)].filter(([, name]) => name !== 'info');
+  const commands = calls.reduce((n, m) => n + Number(m[2]), 0);
+  const roundTrips = calls.filter(([, name]) => name === 'evalsha' || name === 'eval' || name === 'ping').reduce((n, m) => n + Number(m[2]), 0);
+  const field = (name: string): number => Number(new RegExp(`^${name}:([\\d.]+)`, 'm').exec(cpu)?.[1] ?? NaN);
+  return { roundTrips, commands, cpuSeconds: field('used_cpu_user') + field('used_cpu_sys') };
+}
+
 async function syntheticWeb(pages: number): Promise<boolean> {
   const server = await startChildServer('synthetic-web.ts', ['--pages', String(pages), '--hosts', String(hosts)]);
   try {
@@ -85,10 +107,27 @@ async function syntheticWeb(pages: number): Promise<boolean> {
       resolve: want.hostNames.map((h) => `${h}:${server.port}:127.0.0.1`),
       threads, maxPerHost: 1, timeLimitSeconds: TIME_LIMIT_S, warc,
     };
-    const run = await measure(`synthetic web: ${fmt(pages, 0)} pages on ${hosts} hosts (+ hub), threads ${threads}${warc ? ', --warc' : ''}`, server, settings, { pages, hosts, threads, warc });
-    const got404 = run.stats.byStatus['404'] ?? 0;
-    const ok = run.stats.documents === want.documents && got404 === want.notFound;
-    console.log(`  check          ${ok ? 'complete' : 'INCOMPLETE'}: ${run.stats.documents}/${want.documents} documents, ${got404}/${want.notFound} 404s`);
+    const check = (run: CrawlerRun): boolean => {
+      const got404 = run.stats.byStatus['404'] ?? 0;
+      const ok = run.stats.documents === want.documents && got404 === want.notFound;
+      console.log(`  check          ${ok ? 'complete' : 'INCOMPLETE'}: ${run.stats.documents}/${want.documents} documents, ${got404}/${want.notFound} 404s`);
+      return ok;
+    };
+    let ok = check(await measure(`synthetic web: ${fmt(pages, 0)} pages on ${hosts} hosts (+ hub), threads ${threads}${warc ? ', --warc' : ''}`, server, settings, { pages, hosts, threads, warc }));
+    if (!sharedFrontier) return ok;
+    for (const workers of workerCounts) {
+      const redis = await startRedis();
+      try {
+        const label = `synthetic web: ${fmt(pages, 0)} pages on ${hosts} hosts (+ hub), shared frontier on Redis, ${workers} worker(s) × threads ${threads}`;
+        const run = await measure(label, server, { ...settings, frontier: redis.url, workers }, { pages, hosts, threads, workers, frontier: 'redis' });
+        const r = await redisFigures(redis);
+        const perPage = (n: number): string => fmt(n / run.stats.documents, 3);
+        console.log(`  redis          ${perPage(r.roundTrips)} round trips per page (${r.roundTrips}), ${perPage(r.commands)} commands per page inside them; Redis CPU ${fmt(r.cpuSeconds, 2)} s = ${fmt((r.cpuSeconds / run.stats.documents) * 1e6, 0)} µs per page`);
+        ok = check(run) && ok;
+      } finally {
+        await redis.close();
+      }
+    }
     return ok;
   } finally {
     await server.stop();

@@ -14,6 +14,8 @@ import { runPipeline } from './run-pipeline.js';
 import { runReport } from './run-report.js';
 import { watch } from './watch.js';
 import { EXIT } from '../engine/run-crawl.js';
+import { runWorker } from '../distributed/run-worker.js';
+import { superviseWorkers, WORKER_SLOT_ENV } from '../distributed/supervise-workers.js';
 
 // undici parses HTTP in WebAssembly, which V8 recompiles with TurboFan once it is hot: by default
 // after the first two responses, and a process cannot exit before such a compile ends (150 ms, half
@@ -35,7 +37,15 @@ async function main(argv: readonly string[]): Promise<number> {
       const { config, warnings } = await loadConfig(args.confPath, args.overrides, { canResume: hasCrawlState });
       const log = createLogger(config);
       for (const warning of warnings) log.warn(warning);
-      const exitCode = args.watch ? await watch(config, log, { report: args.report }) : await crawlAndReport(config, log, { report: args.report });
+      const slot = process.env[WORKER_SLOT_ENV];
+      const exitCode =
+        config.frontier !== undefined && !args.watch
+          ? slot !== undefined
+            ? await runWorker(config, log, Number(slot))
+            : await superviseWorkers(config, log, process.argv.slice(1), process.stdout)
+          : args.watch
+            ? await watch(config, log, { report: args.report })
+            : await crawlAndReport(config, log, { report: args.report });
       await flushLogger(log);
       return exitCode;
     }

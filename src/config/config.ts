@@ -73,4 +73,12 @@ export interface CrawlerConfig {
   readonly warcFile: string | undefined;
   /** Bytes a WARC file may reach before the next one starts; 0 = one file. */
   readonly warcMaxSize: number;
+  // distributed-options (SPEC §8)
+  /** `redis://HOST:PORT/DB`: the shared frontier; undefined = in-process. */
+  readonly frontier: string | undefined;
+  /** Names the crawl's keys in Redis; undefined = the repository folder's name. */
+  readonly crawlId: string | undefined;
+  readonly leaseMs: number;
+  /** Worker processes started on this machine. */
+  readonly workers: number;
 }

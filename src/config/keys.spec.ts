@@ -55,6 +55,10 @@ const CASES: { readonly [F in keyof CrawlerConfig]: readonly [ConfValue, Crawler
   indexFormat: [scalar('JSONL'), 'jsonl', scalar('xml'), 'unknown index-format "xml" (expected seed, jsonl, csv or edges)'],
   warcFile: [scalar('out/crawl'), 'out/crawl', list('a'), 'warc-file takes a single value, not a list'],
   warcMaxSize: [scalar('5000000'), 5_000_000, scalar('1GB'), '"1GB" is not a number for warc-max-size'],
+  frontier: [scalar('redis://10.0.0.5:6379/2'), 'redis://10.0.0.5:6379/2', scalar('http://10.0.0.5/'), '"http://10.0.0.5/" is not a redis://HOST:PORT/DB URL for frontier'],
+  crawlId: [scalar('news-2'), 'news-2', scalar('a}b'), '"a}b" is not a name for crawl-id (letters, digits, ".", "_" and "-")'],
+  leaseMs: [scalar('2.5'), 2500, scalar('0'), 'lease must be at least 1, not 0'],
+  workers: [scalar('4'), 4, scalar('0'), 'workers must be at least 1, not 0'],
 };
 
 describe('KEYS', () => {
@@ -89,6 +93,7 @@ describe('KEYS', () => {
       bodyTimeoutMs: 30000, maxBodySize: 10_485_760, maxDecodedSize: 20_971_520, maxRedirects: 5, maxRetries: 2,
       logFile: 'screen', logLevel: 1, periodHours: 72, recrawlPolicy: 'fixed', minIntervalHours: 1, maxIntervalHours: 720, threads: 16, indexFile: undefined, indexFormat: 'seed',
       warcFile: undefined, warcMaxSize: 1_000_000_000,
+      frontier: undefined, crawlId: undefined, leaseMs: 60_000, workers: 1,
     });
     expect(Object.isFrozen(DEFAULT_CONFIG)).toBe(true);
   });

@@ -9,6 +9,8 @@ import {
   choiceOf,
   numberOf,
   optionalText,
+  nameValue,
+  redisUrl,
   regexList,
   pathList,
   resolveList,
@@ -255,7 +257,7 @@ export const KEYS: { readonly [F in keyof CrawlerConfig]: KeySpec<F> } = {
   threads: {
     name: 'threads', section: 'multithreading-options', kind: 'integer', unit: 'requests',
     default: '16', parse: numberOf({ min: 1 }),
-    doc: 'Requests in flight overall (at least 1).',
+    doc: 'Requests in flight overall, per worker process with a shared frontier (at least 1).',
   },
   indexFile: {
     name: 'index-file', section: 'output-options', kind: 'string', unit: 'path, - (stdout), or empty',
@@ -276,6 +278,26 @@ export const KEYS: { readonly [F in keyof CrawlerConfig]: KeySpec<F> } = {
     name: 'warc-max-size', section: 'output-options', kind: 'integer', unit: 'bytes',
     default: '1000000000', parse: count,
     doc: 'A WARC file takes no more records once it would pass this size; the next file starts.',
+  },
+  frontier: {
+    name: 'frontier', section: 'distributed-options', kind: 'string', unit: 'redis://HOST:PORT/DB, or empty',
+    default: '""', parse: redisUrl,
+    doc: 'Where the frontier lives: empty, in this process; a Redis URL, shared by every worker of the crawl.',
+  },
+  crawlId: {
+    name: 'crawl-id', section: 'distributed-options', kind: 'string', unit: 'name (letters, digits, ., _, -), or empty',
+    default: '""', parse: nameValue,
+    doc: 'Names the crawl\'s keys in Redis; workers with the same crawl-id share one crawl. Empty: the repository folder\'s name.',
+  },
+  leaseMs: {
+    name: 'lease', section: 'distributed-options', kind: 'number', unit: 'seconds',
+    default: '60', parse: numberOf({ min: 1, fraction: true, factor: 1000 }),
+    doc: 'A worker that has not renewed its hold on a host for this long has it taken back, with its unfinished URLs.',
+  },
+  workers: {
+    name: 'workers', section: 'distributed-options', kind: 'integer', unit: 'processes',
+    default: '1', parse: numberOf({ min: 1 }),
+    doc: 'Worker processes this machine starts for a shared frontier (each with threads requests in flight).',
   },
 };
 

@@ -72,6 +72,6 @@ describe('parseConf', () => {
   it('reports an unknown section with the sections it knows', () => {
     const err = failure('<crawler-options>\nthreads = 1;\n<galaxy-options>\n');
     expect(err.code).toBe('CONF_UNKNOWN_SECTION');
-    expect(err.message).toMatch(/^Crawler\.conf:3: unknown section <galaxy-options> \(expected <crawler-options>, .* or <output-options>\)$/);
+    expect(err.message).toMatch(/^Crawler\.conf:3: unknown section <galaxy-options> \(expected <crawler-options>, .* or <distributed-options>\)$/);
   });
 });

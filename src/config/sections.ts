@@ -7,6 +7,7 @@ export const SECTIONS = [
   'recrawling-options',
   'multithreading-options',
   'output-options',
+  'distributed-options',
 ] as const;
 
 export type SectionName = (typeof SECTIONS)[number];

@@ -103,6 +103,23 @@ export const textValue: ValueParser<string> = (v, key) => {
 /** A string, where the empty string means "not set". */
 export const optionalText: ValueParser<string | undefined> = (v, key) => single(v, key).text || undefined;
 
+/** `redis://HOST:PORT/DB` (or `rediss://`), or empty for "not set". */
+export const redisUrl: ValueParser<string | undefined> = (v, key) => {
+  const text = optionalText(v, key);
+  if (text === undefined) return undefined;
+  const url = URL.canParse(text) ? new URL(text) : undefined;
+  if (url === undefined || !/^rediss?:$/.test(url.protocol) || url.hostname === '' || !/^(\/\d*)?$/.test(url.pathname))
+    throw new BadValue(`"${text}" is not a redis://HOST:PORT/DB URL for ${key}`);
+  return text;
+};
+
+/** A name made of letters, digits, `.`, `_` and `-`, or empty for "not set" (it goes inside Redis key names and their hash tag). */
+export const nameValue: ValueParser<string | undefined> = (v, key) => {
+  const text = optionalText(v, key);
+  if (text !== undefined && !/^[A-Za-z0-9._-]+$/.test(text)) throw new BadValue(`"${text}" is not a name for ${key} (letters, digits, ".", "_" and "-")`);
+  return text;
+};
+
 /** Whether `text` is an absolute http or https URL, the only kind a crawl can start from. */
 export const isHttpUrl = (text: string): boolean => URL.canParse(text) && /^https?:$/.test(new URL(text).protocol);
 

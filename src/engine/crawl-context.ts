@@ -3,8 +3,8 @@ import type { Dispatcher } from 'undici';
 import type { WarcArchive } from '../archive/warc-archive.js';
 import type { CrawlerConfig } from '../config/config.js';
 import { createDispatcher } from '../fetch/create-dispatcher.js';
-import { fetchDocument, type FetchOptions } from '../fetch/fetch-document.js';
-import { hostFrontier, type Frontier } from '../frontier/host-frontier.js';
+import { fetchDocument, type FetchOptions, type FetchResponse } from '../fetch/fetch-document.js';
+import { hostFrontier, type DelayPolicy, type Frontier } from '../frontier/host-frontier.js';
 import type { CrawlRequest } from '../frontier/crawl-request.js';
 import { Politeness } from '../frontier/politeness.js';
 import { inLinkCounts, type InLinkCounts } from '../frontier/in-link-counts.js';
@@ -20,6 +20,7 @@ import { linkPolicy, type LinkPolicy } from '../stages/link-policy.js';
 import type { NearDuplicates } from '../stages/parse-document.js';
 import type { CrawlState } from '../state/crawl-state.js';
 import { RecrawlSchedule } from '../state/recrawl-schedule.js';
+import type { JournalWriter } from '../state/journal-writer.js';
 import { MirrorStore } from '../store/mirror-store.js';
 import { withoutSessionIds } from '../url/query-params.js';
 import { growingScope } from '../url/scope.js';
@@ -81,6 +82,14 @@ export interface CrawlContext {
   close(): Promise<void>;
 }
 
+/** What a worker of a crawl shared through Redis (SPEC §8) puts in place of the in-process parts. */
+export interface SharedParts {
+  /** The shared frontier, applying `politeness` to the hosts it holds; it tells Redis of an end only once `journal` holds its record. */
+  frontier(politeness: DelayPolicy, journal: JournalWriter): Frontier<CrawlRequest>;
+  /** robots.txt fetched through the shared cache. */
+  robotsFetch(fetch: (url: string) => Promise<FetchResponse>): (url: string) => Promise<FetchResponse>;
+}
+
 /**
  * Builds a crawl's shared state from its configuration.
  *
@@ -98,6 +107,8 @@ export interface CrawlContextOptions {
   readonly archiving?: { readonly archive: WarcArchive; readonly addresses: Map<string, string> };
   /** The seed inputs (`-i FILE`) of the crawl. */
   readonly inputs?: readonly SeedInput[];
+  /** A worker of a crawl shared through Redis: the parts it takes from there instead. */
+  readonly shared?: SharedParts;
 }
 
 /**
@@ -132,9 +143,12 @@ export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen
     ...(archive ? { capture: true } : {}),
   };
   const robotsFetch = { ...fetchOptions, maxBodySize: ROBOTS_MAX_BYTES, maxDecodedSize: ROBOTS_MAX_BYTES };
+  const fetchRobots = (url: string): Promise<FetchResponse> =>
+    archive ? fetchDocument(url, robotsFetch).then((res) => archive.record(url, res).then(() => res)) : fetchDocument(url, robotsFetch);
   const robots = new RobotsCache({
-    // robots.txt is archived too, as Heritrix does: a replay shows what the crawler was allowed.
-    fetch: archive ? (url) => fetchDocument(url, robotsFetch).then((res) => archive.record(url, res).then(() => res)) : (url) => fetchDocument(url, robotsFetch),
+    // robots.txt is archived too, as Heritrix does: a replay shows what the crawler was allowed; a
+    // worker of a shared crawl reads it through the shared cache first.
+    fetch: options.shared?.robotsFetch(fetchRobots) ?? fetchRobots,
     userAgent: config.userAgent,
     ttlMs: config.robotsTtlMs,
   });
@@ -157,7 +171,8 @@ export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen
     maxLinksPerPage: config.maxLinksPerPage,
   });
   const levels = config.priorityLevels;
-  const started = options.started ?? startedSet(config);
+  // A worker's requests come from Redis, which may hand a URL back after a lease is taken back: no stale copies to skip.
+  const started = options.shared ? undefined : (options.started ?? startedSet(config));
   const inLinks = inLinkCounts();
   const debug = log.isLevelEnabled('debug');
   const report: DropReport = (reason, url, detail) => {
@@ -169,7 +184,7 @@ export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen
     inputs: options.inputs ?? [],
     log,
     stats,
-    frontier: hostFrontier<CrawlRequest>({
+    frontier: options.shared?.frontier(politeness, state.journal) ?? hostFrontier<CrawlRequest>({
       order: config.traversal,
       maxPerHost: config.maxPerHost,
       politeness,

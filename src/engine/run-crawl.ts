@@ -4,8 +4,9 @@ import type { Readable, Writable } from 'node:stream';
 import { ReplaySubject, timer, type Observable } from 'rxjs';
 import { archiveOf } from '../archive/warc-archive.js';
 import type { CrawlerConfig } from '../config/config.js';
-import { crawl } from './crawl.js';
-import { createCrawlContext, startedSet, type CrawlContext } from './crawl-context.js';
+import { ConfigError } from '../config/config-error.js';
+import { crawl, type CrawlSpec } from './crawl.js';
+import { createCrawlContext, startedSet, type CrawlContext, type SharedParts } from './crawl-context.js';
 import { defaultSpec } from './default-spec.js';
 import type { Outcome } from './outcome.js';
 import type { CrawlSinks, CrawlStop, Pipeline } from './pipeline.js';
@@ -38,6 +39,22 @@ export interface RunCrawlOptions {
   readonly now?: () => number;
   /** What `-i -` reads. Default: process.stdin. */
   readonly stdin?: Readable;
+  /** Makes this crawl one worker of a shared crawl (SPEC §8). */
+  readonly worker?: CrawlWorker;
+}
+
+/**
+ * What makes a crawl one worker of a crawl shared through Redis: its own journal, index part and
+ * stats, the shared frontier, and a way to hear that the shared frontier failed.
+ */
+export interface CrawlWorker extends SharedParts {
+  /** Holds the worker's state, index part and stats (the mirror stays in the repository). */
+  readonly dir: string;
+  readonly pipeline: Pipeline;
+  /** Emits when the shared frontier is lost: the worker stops, exit 1. */
+  readonly failure: Observable<Error>;
+  /** After the crawl, before the sinks close: hands back what the worker holds. */
+  close(): Promise<void>;
 }
 
 export interface RunCrawlResult {
@@ -46,8 +63,8 @@ export interface RunCrawlResult {
 }
 
 /** The default pipeline of `tarantula crawl`: SPEC §1's crawl, then stats, log, journal and index. */
-export function defaultPipeline(ctx: CrawlContext, { stop, writers }: CrawlSinks): Observable<Outcome> {
-  return crawl({ ...defaultSpec(ctx), stop }).pipe(
+export function defaultPipeline(ctx: CrawlContext, { stop, writers }: CrawlSinks, spec: CrawlSpec<Outcome> = defaultSpec(ctx)): Observable<Outcome> {
+  return crawl({ ...spec, stop }).pipe(
     recordStats(ctx.stats),
     logOutcomes(ctx.log),
     journalOutcomes(ctx.state.journal),
@@ -64,18 +81,26 @@ export function defaultPipeline(ctx: CrawlContext, { stop, writers }: CrawlSinks
  * const { exitCode } = await runCrawl(config, log, { stdout: process.stdout, handleSignals: true });
  */
 export async function runCrawl(config: CrawlerConfig, log: CrawlLogger, opts: RunCrawlOptions): Promise<RunCrawlResult> {
+  const { worker } = opts;
+  if (config.frontier !== undefined && worker === undefined)
+    throw new ConfigError('ARG_BAD_VALUE', 'frontier', `a shared frontier (${config.frontier}) works with tarantula crawl only, without --watch`);
+  if (config.frontier === undefined && config.workers > 1)
+    throw new ConfigError('ARG_BAD_VALUE', 'workers', `${config.workers} worker processes need a shared frontier (frontier = redis://HOST:PORT/DB)`);
   // Before the repository is touched: a missing input file is a bad command line (exit 2).
   const inputs = await openSeedInputs(config.inputFiles, opts.stdin ?? process.stdin);
   const repo = resolve(config.repository);
+  // Where the state, the index and the stats live: the repository, or the worker's own folder in it.
+  const home = worker?.dir ?? repo;
   const seen = fingerprintSet(undefined, withoutSessionIds);
-  const started = startedSet(config);
+  const started = worker ? undefined : startedSet(config);
   let state;
   try {
-    await mkdir(repo, { recursive: true });
+    await mkdir(home, { recursive: true });
     const probe = join(repo, `.tarantula-probe-${process.pid}`);
     await writeFile(probe, '');
     await rm(probe);
-    state = await openCrawlState(repo, seen, started);
+    // A worker's journal must not fill its seen-set: only Redis knows what was admitted.
+    state = await openCrawlState(home, worker ? fingerprintSet() : seen, started);
   } catch (err) {
     log.error(`the repository ${config.repository} is not writable: ${(err as Error).message}`);
     throw Object.assign(new Error(`the repository ${config.repository} is not writable: ${(err as Error).message}`), { exitCode: EXIT.cannotRun });
@@ -88,7 +113,11 @@ export async function runCrawl(config: CrawlerConfig, log: CrawlLogger, opts: Ru
     log.error(message);
     throw Object.assign(new Error(message), { exitCode: EXIT.cannotRun });
   }
-  const ctx = createCrawlContext(config, log, seen, state, { ...(opts.now ? { now: opts.now } : {}), ...(started ? { started } : {}), ...(archiving ? { archiving } : {}), inputs });
+  // Counted in Redis for a shared crawl; the journal's count may include admissions Redis never got.
+  if (worker) state.hostCounts.clear();
+  const ctx = createCrawlContext(config, log, seen, state, {
+    ...(opts.now ? { now: opts.now } : {}), ...(started ? { started } : {}), ...(archiving ? { archiving } : {}), inputs, ...(worker ? { shared: worker } : {}),
+  });
 
   // Replayed: a signal that comes while the sinks are being opened still stops the crawl.
   const stopped = new ReplaySubject<string>(1);
@@ -117,7 +146,7 @@ export async function runCrawl(config: CrawlerConfig, log: CrawlLogger, opts: Ru
   }
 
   // A recrawl writes a new index and puts it in place when it completes (SPEC §5).
-  const indexPath = join(repo, 'index.txt');
+  const indexPath = join(home, 'index.txt');
   const writing = state.recrawl ? `${indexPath}.new` : indexPath;
   const writers: IndexWriter[] = [];
   let notDue = 0;
@@ -129,13 +158,14 @@ export async function runCrawl(config: CrawlerConfig, log: CrawlLogger, opts: Ru
   };
   try {
     writers.push(await IndexWriter.open(writing, { format: 'seed' }));
-    if (config.indexFile !== undefined && config.indexFile !== '-') writers.push(await IndexWriter.open(config.indexFile, { format: config.indexFormat }));
+    // A worker writes only its part; the supervisor merges the parts into both indexes.
+    if (worker === undefined && config.indexFile !== undefined && config.indexFile !== '-') writers.push(await IndexWriter.open(config.indexFile, { format: config.indexFormat }));
     const files = [...writers];
     await state.replay(
       (rec) => files.forEach((w) => w.write(rec)),
       remember,
     );
-    if (config.indexFile === '-')
+    if (worker === undefined && config.indexFile === '-')
       writers.push(await IndexWriter.open(opts.stdout, { format: config.indexFormat, onBrokenPipe: () => stop.now('stdout closed') }));
     // Adaptive recrawl: the pages not due keep their records and copies without a request.
     notDue = !ctx.schedule.adaptive ? 0 : state.carryOver((rec) => !ctx.schedule.isDue(rec), ({ record, indexed }) => {
@@ -146,7 +176,12 @@ export async function runCrawl(config: CrawlerConfig, log: CrawlLogger, opts: Ru
     releaseSignals();
     throw err;
   }
-  ctx.frontier.pushAll(state.pending);
+  // A shared crawl's pending requests are in Redis.
+  if (worker === undefined) ctx.frontier.pushAll(state.pending);
+  const lost = worker?.failure.subscribe((err) => {
+    log.error(`lost the Redis frontier at ${config.frontier}: ${err.message}; stopping (a rerun once it is back resumes the crawl)`);
+    halt(EXIT.cannotRun, 'frontier lost', true);
+  });
 
   const limit = config.timeLimitMs;
   const timeLimit = limit > 0 ? timer(Math.min(limit, MAX_TIMER_MS)).subscribe(() => halt(EXIT.ok, 'time-limit', false)) : undefined;
@@ -164,7 +199,7 @@ export async function runCrawl(config: CrawlerConfig, log: CrawlLogger, opts: Ru
     },
     state.resumed ? 'crawl resumed' : 'crawl started',
   );
-  const pipeline = opts.pipeline ?? defaultPipeline;
+  const pipeline = opts.pipeline ?? worker?.pipeline ?? defaultPipeline;
   const stopProgress = startProgress(ctx, process.stderr);
   let failed = false;
   try {
@@ -177,7 +212,10 @@ export async function runCrawl(config: CrawlerConfig, log: CrawlLogger, opts: Ru
     timeLimit?.unsubscribe();
     stopProgress();
     try {
-      await finish(ctx, writers, { completed: !interrupted && !failed, indexPath, writing });
+      await worker?.close().catch((err: unknown) => log.error({ err }, 'cannot give the hosts back to the shared frontier'));
+      lost?.unsubscribe();
+      // A worker never marks its journal complete: a shared crawl is resumed, not recrawled, by running it again.
+      await finish(ctx, writers, { completed: !interrupted && !failed, shared: worker !== undefined, home, indexPath, writing });
     } finally {
       releaseSignals();
     }
@@ -188,15 +226,15 @@ export async function runCrawl(config: CrawlerConfig, log: CrawlLogger, opts: Ru
 async function finish(
   ctx: CrawlContext,
   writers: readonly IndexWriter[],
-  how: { completed: boolean; indexPath: string; writing: string },
+  how: { completed: boolean; shared: boolean; home: string; indexPath: string; writing: string },
 ): Promise<void> {
   const { log, state } = ctx;
   for (const writer of writers) await writer.close().catch((err: unknown) => log.error({ err }, 'cannot write the index'));
-  if (how.completed) await state.complete();
+  if (how.completed && !how.shared) await state.complete();
   await state.journal.close().catch((err: unknown) => log.error({ err }, 'cannot write the crawl journal'));
   if (how.completed && how.writing !== how.indexPath) await rename(how.writing, how.indexPath);
   const summary = { ...ctx.stats.summary(), pending: ctx.frontier.size, completed: how.completed, ...(state.recrawl ? { recrawl: ctx.stats.recrawlSummary() } : {}) };
-  await writeFile(join(resolve(ctx.config.repository), 'stats.json'), JSON.stringify(summary, null, 2) + '\n').catch((err: unknown) =>
+  await writeFile(join(how.home, 'stats.json'), JSON.stringify(summary, null, 2) + '\n').catch((err: unknown) =>
     log.error({ err }, 'cannot write stats.json'),
   );
   const returned = ctx.stats.returned;

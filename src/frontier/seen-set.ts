@@ -7,6 +7,8 @@ export interface SeenSet {
 }
 
 const MAX_LOAD = 0.75;
+const SEED_HI = 0x9747b28c;
+const SEED_LO = 0x5bd1e995;
 
 /** MurmurHash3's 32-bit mixing over UTF-16 code units; two seeds give the two halves of a fingerprint. */
 export function murmur(s: string, seed: number): number {
@@ -24,6 +26,14 @@ export function murmur(s: string, seed: number): number {
   h ^= h >>> 13;
   h = Math.imul(h, 0xc2b2ae35);
   return (h ^ (h >>> 16)) >>> 0;
+}
+
+/**
+ * The 64-bit fingerprint a seen-set keeps of a (canonical) URL, as two words: for a seen-set kept
+ * elsewhere (the Redis frontier's), so that both agree on what a duplicate is.
+ */
+export function fingerprintOf(url: string): [hi: number, lo: number] {
+  return [murmur(url, SEED_HI), murmur(url, SEED_LO) || 1];
 }
 
 /**
@@ -65,8 +75,8 @@ class FingerprintSet implements SeenSet {
 
   add(raw: string): boolean {
     const url = this.canonical(raw);
-    const hi = murmur(url, 0x9747b28c);
-    const lo = murmur(url, 0x5bd1e995) || 1; // 0 marks an empty slot
+    const hi = murmur(url, SEED_HI);
+    const lo = murmur(url, SEED_LO) || 1; // 0 marks an empty slot
     if (this.find(hi, lo) >= 0) return false;
     if (this.count + 1 > (this.mask + 1) * MAX_LOAD) this.grow();
     this.insert(hi, lo);
@@ -76,7 +86,7 @@ class FingerprintSet implements SeenSet {
 
   has(raw: string): boolean {
     const url = this.canonical(raw);
-    return this.find(murmur(url, 0x9747b28c), murmur(url, 0x5bd1e995) || 1) >= 0;
+    return this.find(murmur(url, SEED_HI), murmur(url, SEED_LO) || 1) >= 0;
   }
 
   private find(hi: number, lo: number): number {

@@ -1,0 +1,95 @@
+/**
+ * The shared frontier at scale, without a network (`npx tsx bench/redis-frontier-sim.ts [--hosts 5000]
+ * [--pages-per-host 20] [--workers 8] [--threads 16] [--latency 100] [--delay 0] [--seconds 20]`):
+ * simulated workers, each the real crawl loop (`crawl()`) over the real {@link SharedFrontier} and its
+ * sync script on a redis-server of its own, with a "fetch" that is a timer of `latency` ms, on a web
+ * of `hosts` × `pages-per-host` pages (page K links K·2+1 and K·2+2 of its host and page K of two other
+ * hosts, so that most links are duplicates). Prints pages/s, syncs/s (round trips), leases/s, Redis
+ * CPU per sync and per page, and the pages/s at which one Redis core would be saturated.
+ */
+import { map, mergeMap, of, timer } from 'rxjs';
+import { Redis } from 'ioredis';
+import { SharedFrontier } from '../src/distributed/shared-frontier.js';
+import { crawl } from '../src/engine/crawl.js';
+import type { Outcome } from '../src/engine/outcome.js';
+import type { Candidate, CrawlRequest } from '../src/frontier/crawl-request.js';
+import { startRedis } from '../test/support/redis-server.js';
+
+const argv = process.argv.slice(2);
+const num = (name: string, fallback: number): number => (argv.includes(name) ? Number(argv[argv.indexOf(name) + 1]) : fallback);
+const hosts = num('--hosts', 5000);
+const perHost = num('--pages-per-host', 20);
+const workers = num('--workers', 8);
+const threads = num('--threads', 16);
+const latencyMs = num('--latency', 100);
+const delayMs = num('--delay', 0);
+const seconds = num('--seconds', 20);
+
+const server = await startRedis();
+const admin = new Redis(server.url);
+const redisCpu = async (): Promise<number> => {
+  const info = await admin.info('cpu');
+  return Number(/^used_cpu_user:([\d.]+)/m.exec(info)![1]) + Number(/^used_cpu_sys:([\d.]+)/m.exec(info)![1]);
+};
+
+const hostName = (h: number): string => `h${h}.sim.test`;
+const page = (h: number, k: number): string => `http://${hostName(h)}/${k}`;
+function linksOf(req: CrawlRequest): Candidate[] {
+  const [, hs, ks] = /^http:\/\/h(\d+)\.sim\.test\/(\d+)$/.exec(req.url)!;
+  const h = Number(hs);
+  const k = Number(ks);
+  const urls = [2 * k + 1, 2 * k + 2].filter((n) => n < perHost).map((n) => page(h, n));
+  urls.push(page((h + 1) % hosts, k), page((h * 7 + k + 3) % hosts, k));
+  return urls.map((href) => ({ href, url: href, depth: req.depth + 1 }));
+}
+const request = (url: string, depth: number): CrawlRequest => ({ url, host: new URL(url).host, depth, originalUrl: url, redirects: 0, attempt: 0 });
+
+let pages = 0;
+const frontiers: SharedFrontier[] = [];
+const connections: Redis[] = [];
+const stop = timer(seconds * 1000);
+const runs = Array.from({ length: workers }, (_, w) => {
+  const redis = new Redis(server.url);
+  connections.push(redis);
+  const frontier = new SharedFrontier({
+    redis, crawlId: 'sim', worker: `sim#${w}`, order: 'bfs', maxPerHost: 1, politeness: { delayMs: () => delayMs },
+    threads, leaseMs: 60_000, maxPagesPerHost: 0, maxPages: 0, reapDelayMs: 0, durable: async () => undefined, canonical: (u) => u, onError: (err) => console.error(`worker ${w}: ${err.message}`),
+  });
+  frontiers.push(frontier);
+  const seen = new Set<string>();
+  return new Promise<void>((done, fail) =>
+    crawl<Outcome>({
+      // Every worker seeds the crawl, as real workers do: Redis keeps one copy.
+      seeds: of({ href: page(0, 0), url: page(0, 0), depth: 0, seed: true }),
+      // The local seen-set of a worker: a cache in front of Redis's.
+      admit: (c$) => c$.pipe(mergeMap((c) => (seen.has(c.url!) ? [] : (seen.add(c.url!), [request(c.url!, c.depth)])))),
+      unit: (r$) =>
+        r$.pipe(
+          mergeMap((req) => timer(latencyMs).pipe(map(() => req))),
+          map((req): Outcome => ({ kind: 'document', req, links: linksOf(req) }) as unknown as Outcome),
+          map((out) => (frontier.settle(out), pages++, out)),
+        ),
+      links: (out) => (out as unknown as { links: Candidate[] }).links,
+      frontier,
+      concurrency: threads,
+      stop,
+    }).subscribe({ complete: () => void frontier.close().then(done, fail), error: fail }),
+  );
+});
+
+const cpu0 = await redisCpu();
+const t0 = performance.now();
+await Promise.all(runs);
+const wall = (performance.now() - t0) / 1000;
+const cpu = (await redisCpu()) - cpu0;
+const syncs = frontiers.reduce((n, f) => n + f.roundTrips, 0);
+const leases = frontiers.reduce((n, f) => n + f.leases, 0);
+const fmt = (n: number, d = 1): string => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
+console.log(`simulated: ${hosts} hosts × ${perHost} pages, ${workers} workers × ${threads} threads, fetch ${latencyMs} ms, delay ${delayMs} ms, ${fmt(wall, 1)} s`);
+console.log(`  pages          ${pages} → ${fmt(pages / wall)} pages/s (ceiling of the workers: ${fmt((workers * threads * 1000) / latencyMs)})`);
+console.log(`  syncs          ${syncs} → ${fmt(syncs / wall)}/s, ${fmt(syncs / pages, 3)} per page; leases ${leases} → ${fmt(leases / wall)}/s`);
+console.log(`  redis CPU      ${fmt(cpu, 2)} s = ${fmt((cpu / wall) * 100)} % of a core; ${fmt((cpu / syncs) * 1e6, 0)} µs per sync, ${fmt((cpu / pages) * 1e6, 0)} µs per page`);
+console.log(`  one Redis core saturates near ${fmt(pages / cpu, 0)} pages/s (${fmt(syncs / cpu, 0)} syncs/s) at this shape`);
+for (const c of connections) c.disconnect();
+admin.disconnect();
+await server.close();

@@ -1,0 +1,70 @@
+import { readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { Writable } from 'node:stream';
+import type { CrawlerConfig } from '../config/config.js';
+import { fingerprintSet } from '../frontier/seen-set.js';
+import { IndexWriter } from '../output/index-writer.js';
+import { STATE_DIR } from '../state/crawl-state.js';
+import { readJournal } from '../state/read-journal.js';
+import { workerDir } from './redis-frontier-url.js';
+
+/** The slots of this machine's workers that have a folder, in order. */
+export async function workerSlots(repository: string): Promise<number[]> {
+  const names = await readdir(join(resolve(repository), STATE_DIR, 'workers')).catch(() => [] as string[]);
+  return names.filter((n) => /^\d+$/.test(n)).map(Number).sort((a, b) => a - b);
+}
+
+/**
+ * Writes REPOSITORY/index.txt (and the `index-file` copy) from the journals of this machine's
+ * workers: every document once, though a page fetched again after its worker died is in two journals.
+ * The journals, not the workers' index parts, because a killed worker's part may end in a torn record.
+ *
+ * @example
+ * await mergeIndexParts(config, process.stdout) //=> documents written
+ */
+export async function mergeIndexParts(config: CrawlerConfig, stdout: Writable): Promise<number> {
+  const repo = resolve(config.repository);
+  const target = join(repo, 'index.txt');
+  const writers = [await IndexWriter.open(`${target}.new`, { format: 'seed' })];
+  if (config.indexFile !== undefined)
+    writers.push(await IndexWriter.open(config.indexFile === '-' ? stdout : config.indexFile, { format: config.indexFormat }));
+  const written = fingerprintSet();
+  try {
+    for (const slot of await workerSlots(repo))
+      for await (const e of readJournal(join(workerDir(repo, slot), STATE_DIR, 'journal.jsonl')))
+        if (e[0] === 'd' && e[2] !== null && e[4] !== false && written.add(e[1])) for (const w of writers) w.write(e[2]);
+  } finally {
+    for (const w of writers) await w.close();
+  }
+  await rename(`${target}.new`, target);
+  return written.size;
+}
+
+type Stats = { [key: string]: unknown };
+
+/** Sums the workers' stats.json into REPOSITORY/stats.json: counts add up, flags hold if they hold for all. */
+export async function sumWorkerStats(repository: string): Promise<Stats> {
+  let total: Stats = {};
+  for (const slot of await workerSlots(repository)) {
+    const text = await readFile(join(workerDir(repository, slot), 'stats.json'), 'utf8').catch(() => undefined);
+    if (text !== undefined) total = add(total, JSON.parse(text) as Stats);
+  }
+  await writeFile(join(resolve(repository), 'stats.json'), JSON.stringify(total, null, 2) + '\n');
+  return total;
+}
+
+/** Every worker counts the shared crawl's pending requests, not its own; and the workers run side by side. */
+const LARGEST = new Set(['pending', 'seconds']);
+
+function add(a: Stats, b: Stats): Stats {
+  const out: Stats = { ...a };
+  for (const [key, value] of Object.entries(b)) {
+    const have = out[key];
+    if (LARGEST.has(key) && typeof value === 'number') out[key] = Math.max(typeof have === 'number' ? have : 0, value);
+    else if (typeof value === 'number') out[key] = (typeof have === 'number' ? have : 0) + value;
+    else if (typeof value === 'boolean') out[key] = have === undefined ? value : have === true && value;
+    else if (value !== null && typeof value === 'object' && !Array.isArray(value)) out[key] = add((have ?? {}) as Stats, value as Stats);
+    else if (have === undefined) out[key] = value;
+  }
+  return out;
+}

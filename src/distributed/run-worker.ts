@@ -1,0 +1,77 @@
+import { hostname } from 'node:os';
+import { resolve } from 'node:path';
+import { Subject, pipe, tap } from 'rxjs';
+import type { CrawlerConfig } from '../config/config.js';
+import { defaultSpec } from '../engine/default-spec.js';
+import { defaultPipeline, runCrawl } from '../engine/run-crawl.js';
+import type { CrawlLogger } from '../log/create-logger.js';
+import { withoutSessionIds } from '../url/query-params.js';
+import { connectFrontier, crawlIdOf, workerDir } from './redis-frontier-url.js';
+import { SharedFrontier } from './shared-frontier.js';
+import { sharedRobotsFetch } from './shared-robots.js';
+
+/**
+ * One worker process of a shared crawl (SPEC §8): the default crawl, with the frontier, the seen-set,
+ * the page counter and the host counts in Redis, and its journal, index part and stats in its own
+ * folder. Its name in Redis is this machine's name, the repository and its slot: two commands on one
+ * machine crawling into two repositories are distinct workers, and a restarted worker takes back at
+ * once what it held when it stopped.
+ *
+ * @example
+ * await runWorker(config, log, 0) //=> 0 once the shared crawl has nothing queued, leased or in flight
+ */
+export async function runWorker(shared: CrawlerConfig, log: CrawlLogger, slot: number): Promise<number> {
+  // Each worker archives into WARC files of its own: PATH-SLOT-00000.warc.gz, …
+  const config = shared.warcFile === undefined ? shared : { ...shared, warcFile: `${shared.warcFile.replace(/\.warc\.gz$/, '')}-${slot}` };
+  const url = config.frontier!;
+  const redis = await connectFrontier(url);
+  const failure = new Subject<Error>();
+  let frontierOfWorker: SharedFrontier | undefined;
+  const max = config.maxPageNumber;
+  try {
+    const { exitCode } = await runCrawl(config, log, {
+      stdout: process.stdout,
+      handleSignals: true,
+      worker: {
+        dir: workerDir(config.repository, slot),
+        frontier: (politeness, journal) =>
+          (frontierOfWorker = new SharedFrontier({
+            redis,
+            crawlId: crawlIdOf(config),
+            worker: `${hostname()}:${resolve(config.repository)}#${slot}`,
+            order: config.traversal,
+            maxPerHost: config.maxPerHost,
+            politeness,
+            threads: config.threads,
+            leaseMs: config.leaseMs,
+            maxPagesPerHost: config.maxPagesPerHost,
+            maxPages: max,
+            reapDelayMs: config.minDelayMs,
+            canonical: withoutSessionIds,
+            durable: () => journal.flush(),
+            onError: (err) => failure.next(err),
+          })),
+        pipeline: (ctx, sinks) => {
+          const spec = defaultSpec(ctx);
+          const frontier = frontierOfWorker!;
+          return defaultPipeline(ctx, sinks, {
+            ...spec,
+            // Told inside the unit, so that the crawl loop's last release of the request finds it.
+            unit: pipe(spec.unit, tap((out) => frontier.settle(out))),
+            // Permits from Redis bound the pages of all workers together.
+            ...(max > 0 ? { mayStart: () => !frontier.exhausted } : {}),
+          });
+        },
+        robotsFetch: (fetch) => sharedRobotsFetch(redis, crawlIdOf(config), config.robotsTtlMs, fetch),
+        failure,
+        close: async () => {
+          await frontierOfWorker?.close();
+          log.info({ roundTrips: frontierOfWorker?.roundTrips, leases: frontierOfWorker?.leases }, 'worker done with the shared frontier');
+        },
+      },
+    });
+    return exitCode;
+  } finally {
+    redis.disconnect();
+  }
+}

@@ -1,0 +1,428 @@
+import type { Redis } from 'ioredis';
+import type { Outcome } from '../engine/outcome.js';
+import type { CrawlRequest } from '../frontier/crawl-request.js';
+import { hostFrontier, type DelayPolicy, type Frontier } from '../frontier/host-frontier.js';
+import { crawlRequestCodec } from '../frontier/request-codec.js';
+import { fingerprintOf } from '../frontier/seen-set.js';
+import { readSyncReply, syncArgs, SYNC_SCRIPT, type Admit, type SyncReply } from './sync-script.js';
+
+export interface SharedFrontierOptions {
+  readonly redis: Redis;
+  /** Names the crawl's keys: `t:{crawlId}:…`. */
+  readonly crawlId: string;
+  /** Unique among the crawl's workers, and the same when a worker restarts (it then takes its old hosts back at once). */
+  readonly worker: string;
+  readonly order: 'bfs' | 'dfs';
+  readonly maxPerHost: number;
+  readonly politeness: DelayPolicy;
+  /** Requests in flight in this worker: it leases 3 × as many hosts (Mercator's back queues). */
+  readonly threads: number;
+  readonly leaseMs: number;
+  readonly maxPagesPerHost: number;
+  /** max-page-number, 0 = none: requests start only with a permit from Redis. */
+  readonly maxPages: number;
+  /** How long a host taken back from a worker that stopped renewing rests first (min-delay): its last request's end is unknown. */
+  readonly reapDelayMs: number;
+  /** The form of a URL the seen-set compares (without session ids). */
+  readonly canonical: (url: string) => string;
+  /**
+   * Resolves once the records of the ends told so far are written (the worker's journal): an end
+   * reaches Redis only after its record, so a killed worker never loses a page Redis counts as done.
+   */
+  readonly durable: () => Promise<void>;
+  /** Redis failed: the worker must stop; what it holds comes back when its leases run out. */
+  readonly onError: (err: Error) => void;
+}
+
+/** Requests taken from a host's shared queue at a time. */
+const BATCH = 64;
+/** Hosts held per request in flight (Mercator's rule of three back queues per thread). */
+const HOSTS_PER_THREAD = 3;
+/** The longest wait between two syncs while work may appear elsewhere. */
+const POLL_MS = 100;
+/**
+ * How long a worker works a host before it goes back to the shared queue at its next pause (or one
+ * lease period, if shorter): no host is held for ever, and hosts beyond the 3 × threads a worker holds
+ * get their turn.
+ */
+const SLICE_MS = 10_000;
+/** How often the crawl loop looks for requests a sync brought while one is due or under way. */
+const WAKE_MS = 5;
+/** What is to send waits this long for more to join it in the same round trip. */
+const GATHER_MS = 2;
+
+/** What this worker knows of a host it holds. */
+interface Held {
+  /** Requests in the local queue. */
+  unstarted: number;
+  /** Pulled and not yet ended. */
+  active: number;
+  /** Requests left in the shared queue at the last look; 1 when links were added since. */
+  remaining: number;
+  asking: boolean;
+  /** Another worker holds it now: its local requests are dropped as they come up. */
+  lost: boolean;
+  /** When the host may be contacted again after its last request. */
+  nextAllowed: number;
+  /** When this worker leased it: after its time slice it goes back to the shared queue at its next pause. */
+  readonly since: number;
+}
+
+/** How a request ended, as the shared frontier counts it: `d` document, `x` other end, `again` still pending. */
+type End = 'd' | 'x' | 'again';
+
+/**
+ * A {@link Frontier} shared by every worker of a crawl through Redis (SPEC §8), keeping the crawl
+ * loop's pull synchronous: the worker leases whole hosts, moves a batch of each one's requests into
+ * a local host frontier and works them under the local politeness rules, then gives the host back
+ * with its next-allowed time. Links are admitted (seen-set, host queue, ready set) and ends counted
+ * in the same script call, one call per sync whatever it carries, and at most one call in flight.
+ * A lease not renewed in time is reaped by any worker's next sync, its unfinished requests back at
+ * the head of its queue. `size` counts the shared crawl's pending requests, so the crawl completes
+ * when no worker has anything queued, leased or in flight.
+ *
+ * @example
+ * const shared = new SharedFrontier({ redis, crawlId: 'news', worker: 'host#0', ... });
+ * crawl({ ...spec, frontier: shared }).pipe(tap((out) => shared.settle(out)))
+ */
+export class SharedFrontier implements Frontier<CrawlRequest> {
+  private readonly local: Frontier<CrawlRequest>;
+  private readonly held = new Map<string, Held>();
+  /** Each request taken from Redis, as Redis holds it (its end names it by these bytes). */
+  private readonly blobs = new Map<string, Buffer>();
+  private readonly settled = new Map<string, End>();
+  private outbox: Admit[] = [];
+  private ends: { host: string; blob: Buffer; kind: 'd' | 'x' }[] = [];
+  /** The shared crawl's pending requests that are not this worker's, at the last sync (unknown = 1). */
+  private others = 1;
+  private active = 0;
+  /** Permits to start a request (max-page-number) held here, owed back to Redis, and Redis's count reserved. */
+  private permits = 0;
+  private permitsOwed = 0;
+  private reserved = 0;
+  private syncing: Promise<void> | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private timerAt = Infinity;
+  private reclaim = true;
+  private closed = false;
+  private failed = false;
+  private quiet = false;
+  private nextReadyInMs = -1;
+  /** No request starts after this: the leases renewed by the last sync may be running out. */
+  private startBefore = 0;
+  private renewedAt = -Infinity;
+  /** Round trips to Redis and hosts leased so far (logged when the worker ends; the benchmarks report them). */
+  roundTrips = 0;
+  leases = 0;
+
+  constructor(private readonly opts: SharedFrontierOptions) {
+    opts.redis.defineCommand('tarantulaSync', { numberOfKeys: 6, lua: SYNC_SCRIPT });
+    const politeness: DelayPolicy = {
+      delayMs: (host) => {
+        const ms = opts.politeness.delayMs(host);
+        const h = this.held.get(host);
+        if (h) h.nextAllowed = Math.max(h.nextAllowed, Date.now() + ms);
+        return ms;
+      },
+    };
+    this.local = hostFrontier<CrawlRequest>({ order: opts.order, maxPerHost: opts.maxPerHost, politeness });
+    this.local.onRelease = () => {
+      if (!this.quiet) this.onRelease?.();
+    };
+    this.plan();
+  }
+
+  onRelease: (() => void) | undefined;
+
+  /** max-page-number is reached for this worker: no permit left here, none left to grant. */
+  get exhausted(): boolean {
+    return this.opts.maxPages > 0 && this.permits === 0 && this.reserved >= this.opts.maxPages;
+  }
+
+  get size(): number {
+    const busy = this.syncing !== undefined || this.ends.length > 0 ? 1 : 0;
+    return this.local.size + this.outbox.length + this.others + busy;
+  }
+
+  get inFlight(): number {
+    return this.local.inFlight;
+  }
+
+  get hosts(): number {
+    return this.held.size;
+  }
+
+  push(req: CrawlRequest): boolean {
+    const [hi, lo] = fingerprintOf(this.opts.canonical(req.url));
+    const blob = encode(req);
+    // 16 bits name the bucket, 48 stay in it: an integer exact in Lua's doubles and in Redis's intsets.
+    this.outbox.push({ bucket: hi >>> 16, member: String((hi & 0xffff) * 2 ** 32 + lo), host: req.host, blob });
+    const h = this.held.get(req.host);
+    if (h) h.remaining = Math.max(h.remaining, 1);
+    this.plan();
+    return true;
+  }
+
+  pushAll(reqs: readonly CrawlRequest[]): number {
+    // The script pushes a depth-first host's links onto the head of its queue: last first, so the first is on top.
+    if (this.opts.order === 'dfs') for (let i = reqs.length - 1; i >= 0; i--) this.push(reqs[i]!);
+    else for (const req of reqs) this.push(req);
+    return reqs.length;
+  }
+
+  requeue(pulled: CrawlRequest, replacement: CrawlRequest = pulled): void {
+    this.local.requeue(pulled, replacement);
+    const h = this.held.get(pulled.host);
+    if (h) h.unstarted++;
+  }
+
+  pull(now: number): CrawlRequest | undefined {
+    if (now >= this.startBefore || this.waitsForPermit()) return undefined;
+    for (;;) {
+      const req = this.local.pull(now);
+      if (req === undefined) return undefined;
+      const h = this.held.get(req.host)!;
+      h.unstarted--;
+      if (!h.lost) {
+        h.active++;
+        this.active++;
+        if (this.opts.maxPages > 0) this.permits--;
+        return req;
+      }
+      // Its host was taken back (this worker missed its renewals): the request is another worker's now.
+      this.blobs.delete(req.url);
+      this.quietly(() => this.local.release(req, now));
+      this.forget(req.host, h);
+    }
+  }
+
+  release(req: CrawlRequest, now: number): void {
+    this.local.release(req, now);
+    const kind = this.settled.get(req.url);
+    if (kind === undefined) return;
+    this.settled.delete(req.url);
+    this.active--;
+    const h = this.held.get(req.host);
+    if (h) {
+      h.active--;
+      this.forget(req.host, h);
+    }
+    if (kind !== 'again') {
+      const blob = this.blobs.get(req.url);
+      this.blobs.delete(req.url);
+      if (blob) this.ends.push({ host: req.host, blob, kind });
+    }
+    // Only a document keeps its permit; a request to start again takes a new one.
+    if (kind !== 'd' && this.opts.maxPages > 0) this.permitsOwed++;
+    this.plan();
+  }
+
+  /**
+   * How a request ended, told before the crawl loop's last release of it. A retry, a request put back
+   * after robots.txt and one a stop cut short (unfinished) are not ends: they stay taken, and go back
+   * to the shared queue with their host.
+   */
+  settle(out: Outcome): void {
+    const again = out.kind === 'retry' || out.kind === 'requeue' || out.kind === 'unfinished';
+    this.settled.set(out.req.url, out.kind === 'document' ? 'd' : again ? 'again' : 'x');
+  }
+
+  nextReadyAt(): number | undefined {
+    const now = Date.now();
+    // Waiting for a renewal or a permit: nothing may start before it, whatever the local hosts say.
+    const at = now >= this.startBefore || this.waitsForPermit() ? now + WAKE_MS : this.local.nextReadyAt();
+    if (this.closed || this.failed || (this.syncing === undefined && this.timer === undefined)) return at;
+    // A sync is due or under way and may bring hosts: the crawl loop looks again soon.
+    return Math.min(at ?? Infinity, now + WAKE_MS);
+  }
+
+  *pending(): IterableIterator<CrawlRequest> {
+    yield* this.local.pending();
+  }
+
+  /**
+   * The crawl is over for this worker: sends what is left (links, ends) and gives every host back
+   * with the requests it did not finish, free again after its politeness delay.
+   */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.flush(true);
+  }
+
+  /** Sends what is waiting at once instead of at the next planned sync; `last` also gives every host back. */
+  async flush(last = false): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.timerAt = Infinity;
+    await this.syncing;
+    if (this.failed) return;
+    const run = this.sync(last);
+    const done = (): void => {
+      this.syncing = undefined;
+    };
+    this.syncing = run.then(done, done);
+    await run;
+    this.plan();
+  }
+
+  private waitsForPermit(): boolean {
+    return this.opts.maxPages > 0 && this.permits === 0;
+  }
+
+  private quietly(f: () => void): void {
+    this.quiet = true;
+    try {
+      f();
+    } finally {
+      this.quiet = false;
+    }
+  }
+
+  /** A host lost to another worker is forgotten once nothing of it is left here. */
+  private forget(host: string, h: Held): void {
+    if (h.lost && h.unstarted === 0 && h.active === 0) this.held.delete(host);
+  }
+
+  /** Schedules the next sync: soon when there is something to say or ask, else to renew and to look for work. */
+  private plan(): void {
+    if (this.closed || this.failed || this.syncing !== undefined) return;
+    const permitNeeded = this.waitsForPermit() && this.local.size > 0 && this.reserved < this.opts.maxPages;
+    const urgent = this.outbox.length > 0 || this.ends.length > 0 || this.permitsOwed > 0 || permitNeeded || this.giveBacks().length > 0 || this.wantsMore().length > 0;
+    const idle = this.others > 0 && this.held.size < this.opts.threads * HOSTS_PER_THREAD;
+    // Also often enough to renew the leases, and to see a host's time slice end.
+    const wait = urgent ? GATHER_MS : idle ? (this.nextReadyInMs >= 0 ? Math.min(this.nextReadyInMs, POLL_MS) : POLL_MS) : Math.min(POLL_MS * 10, this.opts.leaseMs / 10);
+    const at = Date.now() + wait;
+    if (this.timer !== undefined && this.timerAt <= at) return;
+    clearTimeout(this.timer);
+    this.timerAt = at;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.timerAt = Infinity;
+      this.syncing = this.sync(false).then(
+        () => {
+          this.syncing = undefined;
+          this.plan();
+        },
+        (err: unknown) => {
+          this.syncing = undefined;
+          this.failed = true;
+          this.opts.onError(err as Error);
+        },
+      );
+    }, wait);
+  }
+
+  /** Hosts with nothing left here, whose shared queue is empty too or whose time slice is over (no host is held for ever). */
+  private giveBacks(): string[] {
+    const back: string[] = [];
+    const sliceStart = Date.now() - Math.min(SLICE_MS, this.opts.leaseMs);
+    for (const [host, h] of this.held)
+      if (!h.lost && !h.asking && h.unstarted === 0 && h.active === 0 && (h.remaining === 0 || h.since <= sliceStart)) back.push(host);
+    return back;
+  }
+
+  private wantsMore(): string[] {
+    const more: string[] = [];
+    const sliceStart = Date.now() - Math.min(SLICE_MS, this.opts.leaseMs);
+    for (const [host, h] of this.held) if (!h.lost && !h.asking && h.remaining > 0 && h.unstarted < BATCH / 4 && h.since > sliceStart) more.push(host);
+    return more;
+  }
+
+  /** One round trip: everything to tell, and the hosts and requests to ask for. `last` gives every host back. */
+  private async sync(last: boolean): Promise<void> {
+    const admits = this.outbox;
+    const ends = this.ends;
+    this.outbox = [];
+    this.ends = [];
+    // Permits are held only for requests waiting here: a worker with nothing to start gives its back, so
+    // that a worker with work is never starved by one without.
+    const idle = last || this.local.size === 0;
+    const owed = this.permitsOwed + (idle ? this.permits : 0);
+    const wantPermits = idle || this.opts.maxPages === 0 ? 0 : Math.max(0, Math.min(this.opts.threads, this.local.size) - this.permits);
+    this.permitsOwed = 0;
+    const sentPermits = idle ? this.permits : 0;
+    if (idle) this.permits = 0;
+    const back = last ? [...this.held.keys()] : this.giveBacks();
+    const now = Date.now();
+    const renew: string[] = [];
+    // Renewing costs Redis a command per host: ten times a lease period is often enough.
+    const renewing = now - this.renewedAt >= this.opts.leaseMs / 10;
+    if (renewing) for (const [host, h] of this.held) if (!h.lost && !back.includes(host)) renew.push(host);
+    const more = last ? [] : this.wantsMore();
+    for (const host of more) this.held.get(host)!.asking = true;
+    const o = this.opts;
+    const args = syncArgs(o.crawlId, {
+      worker: o.worker, ttlMs: o.leaseMs, want: last ? 0 : Math.max(0, o.threads * HOSTS_PER_THREAD - this.held.size), batch: BATCH,
+      order: o.order, maxPagesPerHost: o.maxPagesPerHost, reclaim: this.reclaim, maxPages: o.maxPages, wantPermits, returnedPermits: owed,
+      reapDelayMs: o.reapDelayMs, admits, ends, renew, more,
+      back: back.map((host) => ({ host, delayMs: Math.max(0, this.held.get(host)!.nextAllowed - now) })),
+    });
+    for (const host of back) this.held.delete(host);
+    this.roundTrips++;
+    let reply: SyncReply;
+    try {
+      // Everything is decided above, in one go: what ends meanwhile waits for the next sync, and no
+      // host goes back with an end not told. The ends told wait for their records to be written.
+      if (ends.length > 0) await o.durable();
+      reply = readSyncReply((await (o.redis as unknown as SyncCommand).tarantulaSyncBuffer(...args)) as (number | Buffer)[]);
+    } catch (err) {
+      // Unsent, so still owed: a final sync (or the leases running out) carries them.
+      this.outbox = admits.concat(this.outbox);
+      this.ends = ends.concat(this.ends);
+      this.permitsOwed += owed - (idle ? sentPermits : 0);
+      this.permits += idle ? sentPermits : 0;
+      throw err;
+    }
+    this.reclaim = false;
+    // Every held host was renewed (or newly leased) no earlier than `now`: a request started later than
+    // two thirds into that lease still ends, as a rule, before another worker may take the host.
+    if (renewing) {
+      this.renewedAt = now;
+      this.startBefore = now + (this.opts.leaseMs * 2) / 3;
+    }
+    this.read(reply);
+  }
+
+  private read(reply: SyncReply): void {
+    this.nextReadyInMs = reply.nextReadyInMs;
+    this.permits += reply.granted;
+    this.reserved = reply.reserved;
+    for (const host of reply.lost) {
+      const h = this.held.get(host);
+      if (h) {
+        h.lost = true;
+        this.forget(host, h);
+      }
+    }
+    for (const { host, left, blobs } of reply.taken) {
+      let h = this.held.get(host);
+      if (h === undefined) {
+        h = { unstarted: 0, active: 0, remaining: 0, asking: false, lost: false, nextAllowed: 0, since: Date.now() };
+        this.held.set(host, h);
+        this.leases++;
+      }
+      h.remaining = left;
+      h.asking = false;
+      const reqs = blobs.map((blob) => {
+        const req = crawlRequestCodec.decode(blob, 0, blob.length, host);
+        this.blobs.set(req.url, blob);
+        return req;
+      });
+      h.unstarted += reqs.length;
+      // The local frontier is given a depth-first host's requests in reverse, the first on top, as it takes a page's links.
+      this.local.pushAll(reqs);
+    }
+    // What Redis counts as open and is not held here: queued, or leased by other workers.
+    this.others = Math.max(0, reply.open - this.local.size - this.active - this.ends.length);
+  }
+}
+
+interface SyncCommand {
+  tarantulaSyncBuffer(...args: (string | number | Buffer)[]): Promise<unknown>;
+}
+
+/** A request as the shared queues hold it: the in-process back queue's bytes. */
+function encode(req: CrawlRequest): Buffer {
+  const buf = Buffer.allocUnsafe(crawlRequestCodec.maxSize(req));
+  return buf.subarray(0, crawlRequestCodec.encode(req, buf, 0));
+}

@@ -1,0 +1,68 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { rm } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { Writable } from 'node:stream';
+import type { CrawlerConfig } from '../config/config.js';
+import { EXIT } from '../engine/run-crawl.js';
+import type { CrawlLogger } from '../log/create-logger.js';
+import { MIRROR_TEMP_DIR } from '../store/mirror-store.js';
+import { mergeIndexParts, sumWorkerStats } from './merge-worker-parts.js';
+import { connectFrontier, crawlIdOf } from './redis-frontier-url.js';
+
+/** The environment variable that makes a `tarantula crawl` process worker SLOT of its supervisor. */
+export const WORKER_SLOT_ENV = 'TARANTULA_WORKER_SLOT';
+
+/**
+ * `tarantula crawl CONF --frontier redis://… --workers N`: checks that Redis answers, starts N worker
+ * processes (this same program and arguments, each told its slot), forwards SIGINT/SIGTERM to all,
+ * logs a worker that dies and carries on with the others. When every worker has ended it sums their
+ * stats, and when the crawl completed it merges their journals into one index. Exit status as SPEC §2: 130 /
+ * 143 after a signal, 1 when a worker could not run (Redis lost) or every worker died, else 0.
+ *
+ * @example
+ * await superviseWorkers(config, log, process.argv.slice(1), process.stdout) //=> 0
+ */
+export async function superviseWorkers(config: CrawlerConfig, log: CrawlLogger, argv: readonly string[], stdout: Writable): Promise<number> {
+  (await connectFrontier(config.frontier!)).disconnect();
+  // The workers share the mirror: no worker may clear temporary files while another writes them.
+  await rm(join(resolve(config.repository), MIRROR_TEMP_DIR), { recursive: true, force: true });
+  let signalled: number | undefined;
+  const children: ChildProcess[] = [];
+  const forward = (signal: NodeJS.Signals, code: number) => () => {
+    signalled ??= code;
+    for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+  };
+  const onSigint = forward('SIGINT', EXIT.sigint);
+  const onSigterm = forward('SIGTERM', EXIT.sigterm);
+  process.on('SIGINT', onSigint);
+  process.on('SIGTERM', onSigterm);
+  log.info({ frontier: config.frontier, crawlId: crawlIdOf(config), workers: config.workers }, 'starting workers');
+  const ends = Array.from({ length: config.workers }, (_, slot) => {
+    const child = spawn(process.execPath, [...process.execArgv, ...argv], {
+      env: { ...process.env, [WORKER_SLOT_ENV]: String(slot) },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    children.push(child);
+    log.info({ worker: slot, pid: child.pid }, 'worker started');
+    return new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
+      child.on('exit', (code, signal) => {
+        if (code !== 0 && signalled === undefined) log.error({ worker: slot, pid: child.pid, code, signal }, 'a worker died; the others carry on, and its hosts come back when its leases run out');
+        done({ code, signal });
+      }),
+    );
+  });
+  const results = await Promise.all(ends);
+  process.off('SIGINT', onSigint);
+  process.off('SIGTERM', onSigterm);
+  // Whatever the way out, stats.json sums what the workers did (as a crawl in one process writes it).
+  const stats = await sumWorkerStats(config.repository);
+  if (signalled !== undefined) return signalled;
+  if (results.some((r) => r.code === EXIT.cannotRun)) return EXIT.cannotRun;
+  if (!results.some((r) => r.code === EXIT.ok)) {
+    log.error('every worker died; run the same command again to resume the crawl');
+    return EXIT.cannotRun;
+  }
+  const documents = await mergeIndexParts(config, stdout);
+  log.info({ documents, workers: config.workers, stats }, 'workers finished; index merged');
+  return EXIT.ok;
+}

@@ -1,0 +1,231 @@
+/**
+ * The one script a worker calls (EVALSHA, atomic) for everything it tells and asks the shared
+ * frontier: one round trip per sync, however many links, ends and hosts it carries.
+ *
+ * KEYS: ready (ZSET host → next-allowed ms), lease (ZSET host → expiry ms), owner (HASH host →
+ * worker), counters (HASH: open, documents), next (HASH host → next-allowed ms, kept while the host
+ * is idle so that its delay holds), hostCount (HASH host → URLs admitted, for max-pages-per-host).
+ * Per-host and per-worker keys are built from the prefix `t:{CRAWL}:`, whose hash tag keeps every
+ * key of a crawl in one Redis Cluster slot: `q:HOST` (LIST of pending requests, head = next),
+ * `k:HOST` (LIST of the requests the host's lease holder took and has not finished), `w:WORKER`
+ * (SET of the hosts it holds), `s:BUCKET` (SET of 48-bit integers: the seen-set, fingerprints split
+ * by their top 16 bits so that each set stays small enough for Redis's 8-byte intset encoding).
+ *
+ * ARGV: prefix, worker, ttlMs, want (hosts to lease), batch (requests taken per host at a time),
+ * order (bfs|dfs), maxPagesPerHost (0 = none), reclaim (1: give back what this worker id held before
+ * it restarted), maxPages (max-page-number, 0 = none), permits wanted, permits returned, reapDelayMs
+ * (how long a host taken back from a silent worker rests first: its last request's end is unknown),
+ * then five counted groups:
+ *   admits  n × (bucket, member, host, request)
+ *   ends    n × (host, request, kind)          kind d = a document, x = any other end
+ *   renew   n × host                           hosts the worker holds and still works
+ *   back    n × (host, delayMs)                hosts it gives back, free again after delayMs
+ *   more    n × host                           held hosts it wants more requests of
+ *
+ * A permit lets a worker start one request under max-page-number: `reserved` counts the documents
+ * plus the permits held or in flight, so the crawl never passes the limit; a request that ends as
+ * anything but a document gives its permit back.
+ *
+ * Reply: { open, documents, admitted, nextReadyInMs (-1: none waiting), permits granted, reserved,
+ * lost count, lost hosts…,
+ * then per host taken from: host, requests left in its queue, count, requests… }.
+ */
+export const SYNC_SCRIPT = String.raw`
+local READY, LEASE, OWNER, N, NEXT, HC = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
+local P, worker = ARGV[1], ARGV[2]
+local ttl, want, batch = tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
+local dfs, maxHost, reclaim = ARGV[6] == 'dfs', tonumber(ARGV[7]), ARGV[8] == '1'
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local mine = P .. 'w:' .. worker
+local maxPages, wantPermits, returned = tonumber(ARGV[9]), tonumber(ARGV[10]), tonumber(ARGV[11])
+local reapDelay = tonumber(ARGV[12])
+
+-- A host goes back to the shared queues: what its holder took and did not finish first, in order.
+local function giveBack(host, at)
+  local q, taken = P .. 'q:' .. host, P .. 'k:' .. host
+  local reqs = redis.call('LRANGE', taken, 0, -1)
+  for i = #reqs, 1, -1 do redis.call('LPUSH', q, reqs[i]) end
+  redis.call('DEL', taken)
+  local owner = redis.call('HGET', OWNER, host)
+  if owner then redis.call('SREM', P .. 'w:' .. owner, host) end
+  redis.call('HDEL', OWNER, host)
+  redis.call('ZREM', LEASE, host)
+  local nextAt = math.max(at, tonumber(redis.call('HGET', NEXT, host) or '0'))
+  redis.call('HSET', NEXT, host, nextAt)
+  if redis.call('LLEN', q) > 0 then redis.call('ZADD', READY, nextAt, host) end
+end
+
+local out = {}
+local function take(host)
+  local q = P .. 'q:' .. host
+  local reqs = redis.call('LPOP', q, batch) or {}
+  if #reqs > 0 then redis.call('RPUSH', P .. 'k:' .. host, unpack(reqs)) end
+  out[#out + 1] = host
+  out[#out + 1] = redis.call('LLEN', q)
+  out[#out + 1] = #reqs
+  for i = 1, #reqs do out[#out + 1] = reqs[i] end
+end
+
+if reclaim then
+  for _, host in ipairs(redis.call('SMEMBERS', mine)) do giveBack(host, now) end
+end
+for _, host in ipairs(redis.call('ZRANGEBYSCORE', LEASE, '-inf', now)) do giveBack(host, now + reapDelay) end
+
+local i = 13
+local admitted, ended, documents = 0, 0, 0
+for _ = 1, tonumber(ARGV[i]) do
+  local bucket, member, host, req = ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4]
+  i = i + 4
+  if redis.call('SADD', P .. 's:' .. bucket, member) == 1
+    and (maxHost <= 0 or redis.call('HINCRBY', HC, host, 1) <= maxHost) then
+    if dfs then redis.call('LPUSH', P .. 'q:' .. host, req) else redis.call('RPUSH', P .. 'q:' .. host, req) end
+    admitted = admitted + 1
+    if redis.call('HEXISTS', OWNER, host) == 0 then
+      redis.call('ZADD', READY, 'NX', tonumber(redis.call('HGET', NEXT, host) or '0'), host)
+    end
+  end
+end
+i = i + 1
+
+for _ = 1, tonumber(ARGV[i]) do
+  local host, req, kind = ARGV[i + 1], ARGV[i + 2], ARGV[i + 3]
+  i = i + 3
+  -- A request whose lease was reaped is back in its queue: its end no longer counts here.
+  if redis.call('LREM', P .. 'k:' .. host, 1, req) == 1 then
+    ended = ended + 1
+    if kind == 'd' then documents = documents + 1 end
+  end
+end
+i = i + 1
+
+-- Every call renews all the worker's leases, in two commands whatever their number.
+local lost = {}
+local nRenew = tonumber(ARGV[i])
+if nRenew > 0 then
+  local held = { unpack(ARGV, i + 1, i + nRenew) }
+  local flags = redis.call('SMISMEMBER', mine, unpack(held))
+  local renewals = {}
+  for j = 1, nRenew do
+    if flags[j] == 1 then
+      renewals[#renewals + 1] = now + ttl
+      renewals[#renewals + 1] = held[j]
+    else lost[#lost + 1] = held[j] end
+  end
+  if #renewals > 0 then redis.call('ZADD', LEASE, 'XX', unpack(renewals)) end
+end
+i = i + nRenew + 1
+
+for _ = 1, tonumber(ARGV[i]) do
+  local host, delay = ARGV[i + 1], tonumber(ARGV[i + 2])
+  i = i + 2
+  if redis.call('HGET', OWNER, host) == worker then giveBack(host, now + delay) end
+end
+i = i + 1
+
+for _ = 1, tonumber(ARGV[i]) do
+  local host = ARGV[i + 1]
+  i = i + 1
+  if redis.call('HGET', OWNER, host) == worker then take(host) end
+end
+
+if want > 0 then
+  for _, host in ipairs(redis.call('ZRANGEBYSCORE', READY, '-inf', now, 'LIMIT', 0, want)) do
+    redis.call('ZREM', READY, host)
+    redis.call('ZADD', LEASE, now + ttl, host)
+    redis.call('HSET', OWNER, host, worker)
+    redis.call('SADD', mine, host)
+    take(host)
+  end
+end
+
+-- The counters change once a call, by what the whole batch did.
+local open = tonumber(redis.call('HGET', N, 'open') or '0')
+if admitted ~= ended then open = redis.call('HINCRBY', N, 'open', admitted - ended) end
+local done = tonumber(redis.call('HGET', N, 'documents') or '0')
+if documents > 0 then done = redis.call('HINCRBY', N, 'documents', documents) end
+local granted, reserved = 0, 0
+if maxPages > 0 then
+  reserved = tonumber(redis.call('HGET', N, 'reserved') or '0') - returned
+  granted = math.max(0, math.min(wantPermits, maxPages - reserved))
+  reserved = reserved + granted
+  redis.call('HSET', N, 'reserved', reserved)
+end
+local first = redis.call('ZRANGE', READY, 0, 0, 'WITHSCORES')
+local nextIn = -1
+if #first > 0 then nextIn = math.max(0, tonumber(first[2]) - now) end
+local head = { open, done, admitted, nextIn, granted, reserved, #lost }
+for _, host in ipairs(lost) do head[#head + 1] = host end
+for _, v in ipairs(out) do head[#head + 1] = v end
+return head
+`;
+
+/** A link to admit: its seen-set fingerprint (bucket and member), its host and its request's bytes. */
+export interface Admit {
+  readonly bucket: number;
+  readonly member: string;
+  readonly host: string;
+  readonly blob: Buffer;
+}
+
+/** Everything one sync tells and asks (the ARGV above, typed). */
+export interface SyncRequest {
+  readonly worker: string;
+  readonly ttlMs: number;
+  readonly want: number;
+  readonly batch: number;
+  readonly order: 'bfs' | 'dfs';
+  readonly maxPagesPerHost: number;
+  readonly reclaim: boolean;
+  readonly maxPages: number;
+  readonly wantPermits: number;
+  readonly returnedPermits: number;
+  readonly reapDelayMs: number;
+  readonly admits: readonly Admit[];
+  readonly ends: readonly { readonly host: string; readonly blob: Buffer; readonly kind: 'd' | 'x' }[];
+  readonly renew: readonly string[];
+  readonly back: readonly { readonly host: string; readonly delayMs: number }[];
+  readonly more: readonly string[];
+}
+
+/** The script's reply, read. */
+export interface SyncReply {
+  readonly open: number;
+  readonly nextReadyInMs: number;
+  readonly granted: number;
+  readonly reserved: number;
+  readonly lost: readonly string[];
+  readonly taken: readonly { readonly host: string; readonly left: number; readonly blobs: readonly Buffer[] }[];
+}
+
+/** The keys and arguments of one call of {@link SYNC_SCRIPT} for the crawl `crawlId`. */
+export function syncArgs(crawlId: string, r: SyncRequest): (string | number | Buffer)[] {
+  const prefix = `t:{${crawlId}}:`;
+  const args: (string | number | Buffer)[] = ['ready', 'lease', 'owner', 'n', 'next', 'hc'].map((k) => prefix + k);
+  args.push(prefix, r.worker, r.ttlMs, r.want, r.batch, r.order, r.maxPagesPerHost, r.reclaim ? 1 : 0, r.maxPages, r.wantPermits, r.returnedPermits, r.reapDelayMs);
+  args.push(r.admits.length);
+  for (const a of r.admits) args.push(a.bucket, a.member, a.host, a.blob);
+  args.push(r.ends.length);
+  for (const e of r.ends) args.push(e.host, e.blob, e.kind);
+  args.push(r.renew.length, ...r.renew);
+  args.push(r.back.length);
+  for (const b of r.back) args.push(b.host, b.delayMs);
+  args.push(r.more.length, ...r.more);
+  return args;
+}
+
+/** Reads the reply of {@link SYNC_SCRIPT}, called through ioredis's Buffer variant (integers come as numbers). */
+export function readSyncReply(reply: readonly (number | Buffer)[]): SyncReply {
+  let at = 7;
+  const lost: string[] = [];
+  for (let n = reply[6] as number; n > 0; n--) lost.push(String(reply[at++]));
+  const taken: { host: string; left: number; blobs: Buffer[] }[] = [];
+  while (at < reply.length) {
+    const host = String(reply[at++]);
+    const left = reply[at++] as number;
+    const blobs: Buffer[] = [];
+    for (let n = reply[at++] as number; n > 0; n--) blobs.push(reply[at++] as Buffer);
+    taken.push({ host, left, blobs });
+  }
+  return { open: reply[0] as number, nextReadyInMs: reply[3] as number, granted: reply[4] as number, reserved: reply[5] as number, lost, taken };
+}

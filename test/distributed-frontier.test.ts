@@ -1,0 +1,86 @@
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SharedFrontier, type SharedFrontierOptions } from '../src/distributed/shared-frontier.js';
+import type { CrawlRequest } from '../src/frontier/crawl-request.js';
+import { startRedis, type TestRedis } from './support/redis-server.js';
+
+let redis: TestRedis;
+beforeAll(async () => {
+  redis = await startRedis();
+});
+afterAll(async () => {
+  await redis?.close();
+});
+
+const request = (url: string): CrawlRequest => ({ url, host: new URL(url).host, depth: 1, originalUrl: url, redirects: 0, attempt: 0 });
+
+/** A worker's shared frontier on its own connection; `errors` collects what it reports. */
+function worker(crawlId: string, name: string, opts: Partial<SharedFrontierOptions> = {}) {
+  const connection = new Redis(redis.url);
+  const errors: Error[] = [];
+  const frontier = new SharedFrontier({
+    redis: connection, crawlId, worker: name, order: 'bfs', maxPerHost: 1, politeness: { delayMs: () => 0 },
+    threads: 1, leaseMs: 60_000, maxPagesPerHost: 0, maxPages: 0, reapDelayMs: 0, durable: async () => undefined, canonical: (u) => u, onError: (err) => errors.push(err), ...opts,
+  });
+  return { frontier, connection, errors };
+}
+
+/** Pulls until `n` requests came (or 10 s passed); `finish` ends each one as it comes, as the crawl loop would. */
+async function pullN(frontier: SharedFrontier, n: number, finish = false): Promise<CrawlRequest[]> {
+  const got: CrawlRequest[] = [];
+  const until = Date.now() + 10_000;
+  while (got.length < n && Date.now() < until) {
+    const req = frontier.pull(Date.now());
+    if (req === undefined) {
+      await new Promise((r) => setTimeout(r, 5));
+      continue;
+    }
+    got.push(req);
+    if (finish) {
+      frontier.settle({ kind: 'skipped', req, reason: 'duplicate' });
+      frontier.release(req, Date.now());
+    }
+  }
+  return got;
+}
+
+describe('the shared frontier on a real redis-server', () => {
+  it('gives a dead worker’s host to another once its lease runs out, its unfinished requests first and in order', async () => {
+    const urls = Array.from({ length: 6 }, (_, i) => `http://a.test/${i}`);
+    const a = worker('reap', 'a', { leaseMs: 400, maxPerHost: 2 });
+    a.frontier.pushAll(urls.map(request));
+    const first = await pullN(a.frontier, 2);
+    expect(first.map((r) => r.url)).toEqual(urls.slice(0, 2));
+    // Links found elsewhere meanwhile queue behind what a took.
+    const b = worker('reap', 'b', { leaseMs: 400 });
+    const later = ['http://a.test/later-1', 'http://a.test/later-2'];
+    b.frontier.pushAll(later.map(request));
+    await b.frontier.flush();
+    // Worker a dies with two requests in flight and four unstarted: it renews nothing any more.
+    a.connection.disconnect();
+    const again = await pullN(b.frontier, 8, true);
+    expect(again.map((r) => r.url)).toEqual([...urls, ...later]);
+    expect(a.errors.length).toBeGreaterThan(0);
+    await b.frontier.close();
+    expect(Number(await redis.client().hget('t:{reap}:n', 'open'))).toBe(0);
+    b.connection.disconnect();
+  });
+
+  it('admits each URL once across workers, and keeps max-pages-per-host across them', async () => {
+    const a = worker('admit', 'a', { maxPagesPerHost: 3 });
+    const b = worker('admit', 'b', { maxPagesPerHost: 3 });
+    const urls = ['http://h.test/1', 'http://h.test/2', 'http://h.test/3', 'http://h.test/4', 'http://g.test/1'];
+    a.frontier.pushAll(urls.map(request));
+    b.frontier.pushAll([...urls].reverse().map(request));
+    await a.frontier.flush();
+    await b.frontier.flush();
+    const client = redis.client();
+    expect(Number(await client.hget('t:{admit}:n', 'open'))).toBe(4);
+    const queued = (await client.lrange('t:{admit}:q:h.test', 0, -1)).length + (await client.lrange('t:{admit}:k:h.test', 0, -1)).length;
+    expect(queued).toBe(3);
+    await a.frontier.close();
+    await b.frontier.close();
+    a.connection.disconnect();
+    b.connection.disconnect();
+  });
+});
