@@ -1,7 +1,10 @@
 import { setMaxListeners } from 'node:events';
+import { join } from 'node:path';
 import type { Dispatcher } from 'undici';
 import type { CrawlerConfig } from '../config/config.js';
-import { createDispatcher } from '../fetch/create-dispatcher.js';
+import { addressGuard, type AddressGuard } from '../fetch/address-guard.js';
+import { CookieDispatcher } from '../fetch/cookie-dispatcher.js';
+import { createDispatcher, type DispatcherOptions } from '../fetch/create-dispatcher.js';
 import { fetchDocument, type FetchOptions } from '../fetch/fetch-document.js';
 import { hostFrontier, type Frontier } from '../frontier/host-frontier.js';
 import type { CrawlRequest } from '../frontier/crawl-request.js';
@@ -13,7 +16,9 @@ import { RobotsCache } from '../robots/robots-cache.js';
 import { productToken } from '../robots/robots-txt.js';
 import type { DropReport } from '../stages/admissible.js';
 import { linkPolicy, type LinkPolicy } from '../stages/link-policy.js';
-import type { CrawlState } from '../state/crawl-state.js';
+import { proxySettings } from '../fetch/proxy-settings.js';
+import { CookieFile } from '../state/cookie-file.js';
+import { STATE_DIR, type CrawlState } from '../state/crawl-state.js';
 import { MirrorStore } from '../store/mirror-store.js';
 import { withoutSessionIds } from '../url/query-params.js';
 import { makeScope } from '../url/scope.js';
@@ -43,6 +48,8 @@ export interface CrawlContext {
   readonly policy: LinkPolicy;
   readonly store: MirrorStore;
   readonly dispatcher: Dispatcher;
+  /** The SSRF guard: the connector asks it at connect time, admission about literal addresses. */
+  readonly guard: AddressGuard;
   readonly fetchOptions: FetchOptions;
   /** The robots.txt product token of the user agent. */
   readonly agent: string;
@@ -56,6 +63,9 @@ export interface CrawlContext {
   close(): Promise<void>;
 }
 
+/** Where a crawl's connections go, for tests and embedders: the name lookup, and a wrapper of the connector. */
+export type NetworkHooks = Pick<DispatcherOptions, 'lookup' | 'wrapConnector'>;
+
 /**
  * Builds a crawl's shared state from its configuration.
  *
@@ -64,18 +74,30 @@ export interface CrawlContext {
  * const ctx = createCrawlContext(config, log, seen, await openCrawlState(config.repository, seen));
  * crawl(defaultSpec(ctx)).subscribe();
  */
-export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen: SeenSet, state: CrawlState): CrawlContext {
+export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen: SeenSet, state: CrawlState, network: NetworkHooks = {}): CrawlContext {
   const abort = new AbortController();
   // Every fetch in flight listens to this one signal.
   setMaxListeners(0, abort.signal);
   const stats = new CrawlStats((url) => state.known.has(url));
-  const dispatcher = createDispatcher({
+  const guard = addressGuard({ allowPrivate: config.allowPrivateAddresses, trustedHosts: config.startingPoints.map((s) => new URL(s).hostname) });
+  const proxy = proxySettings(config.proxy, process.env);
+  if (config.insecure) log.warn('insecure: TLS certificates are not verified; anyone on the path can read and change what is crawled');
+  if (proxy) log.info({ http: proxy.http, https: proxy.https }, 'requests go through a proxy');
+  const direct = createDispatcher({
     resolve: config.resolve,
     connectTimeoutMs: config.connectTimeoutMs,
     connectionsPerOrigin: config.maxPerHost,
+    guard,
+    tls: { caFile: config.caFile, insecure: config.insecure },
+    http2: config.http2,
+    ...(proxy ? { proxy } : {}),
+    ...network,
   });
+  const cookies = config.cookies ? CookieFile.open(join(config.repository, STATE_DIR, 'cookies.json'), (msg) => log.warn(msg)) : undefined;
+  const dispatcher = cookies ? new CookieDispatcher(direct, cookies.jar, () => cookies.saveSoon()) : direct;
   const fetchOptions: FetchOptions = {
     dispatcher,
+    headers: config.headers,
     userAgent: config.userAgent,
     headerTimeoutMs: config.headerTimeoutMs,
     bodyTimeoutMs: config.bodyTimeoutMs,
@@ -132,6 +154,7 @@ export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen
     policy: linkPolicy(makeScope(config.scope, config.startingPoints), makeListFilter(config.acceptList, config.rejectList)),
     store: new MirrorStore(config.repository),
     dispatcher,
+    guard,
     fetchOptions,
     agent: productToken(config.userAgent),
     hostCounts: state.hostCounts,
@@ -141,7 +164,11 @@ export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen
     abort,
     // The crawl is over: nothing is in flight, and idle keep-alive sockets need no graceful goodbye.
     close: async () => {
-      await Promise.all([documents.close(), dispatcher.destroy()]);
+      await Promise.all([
+        documents.close(),
+        dispatcher.destroy(),
+        cookies?.save().catch((err: unknown) => log.error({ err }, 'cannot save the cookies')),
+      ]);
     },
   };
 }

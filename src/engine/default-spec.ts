@@ -8,6 +8,7 @@ import { reuseStored } from '../stages/reuse-stored.js';
 import { followPolicy } from '../stages/follow-policy.js';
 import { hostLimit } from '../stages/host-limit.js';
 import { normalizeLinks } from '../stages/normalize-links.js';
+import { refusePrivateHosts } from '../stages/refuse-private-hosts.js';
 import { obeyRobots } from '../stages/obey-robots.js';
 import { robotsAllowed } from '../stages/robots-allowed.js';
 import { describeAndStore } from '../stages/describe-and-store.js';
@@ -37,12 +38,13 @@ function validatorsOf(ctx: CrawlContext): ((req: CrawlRequest) => Validators | u
   };
 }
 
-/** Admission, cheapest checks first (STYLE habit 12): normalize, traps, scope and lists, seen-set, host cap, cached robots. */
+/** Admission, cheapest checks first (STYLE habit 12): normalize, traps, literal private addresses, scope and lists, seen-set, host cap, cached robots. */
 export function defaultAdmit(ctx: CrawlContext): OperatorFunction<Candidate, CrawlRequest> {
   const c = ctx.config;
   return pipe(
     normalizeLinks(ctx.report),
     trapLimits(c, ctx.report),
+    refusePrivateHosts(ctx.guard, c.resolve, ctx.report),
     followPolicy(ctx.policy, ctx.report),
     dedup(ctx.seen, ctx.report, ctx.started),
     hostLimit(c.maxPagesPerHost, ctx.hostCounts, ctx.report),

@@ -4,7 +4,7 @@ import type { Writable } from 'node:stream';
 import { ReplaySubject, timer, type Observable } from 'rxjs';
 import type { CrawlerConfig } from '../config/config.js';
 import { crawl } from './crawl.js';
-import { createCrawlContext, type CrawlContext } from './crawl-context.js';
+import { createCrawlContext, type CrawlContext, type NetworkHooks } from './crawl-context.js';
 import { defaultSpec } from './default-spec.js';
 import type { Outcome } from './outcome.js';
 import type { CrawlSinks, Pipeline } from './pipeline.js';
@@ -31,6 +31,8 @@ export interface RunCrawlOptions {
   readonly pipeline?: Pipeline;
   /** Whether SIGINT/SIGTERM stop this crawl (the CLI); a library caller may handle them itself. */
   readonly handleSignals?: boolean;
+  /** Where connections go (a test's recording connector); default: DNS and the network. */
+  readonly network?: NetworkHooks;
 }
 
 export interface RunCrawlResult {
@@ -70,7 +72,7 @@ export async function runCrawl(config: CrawlerConfig, log: CrawlLogger, opts: Ru
     log.error(`the repository ${config.repository} is not writable: ${(err as Error).message}`);
     throw Object.assign(new Error(`the repository ${config.repository} is not writable: ${(err as Error).message}`), { exitCode: EXIT.cannotRun });
   }
-  const ctx = createCrawlContext(config, log, seen, state);
+  const ctx = createCrawlContext(config, log, seen, state, opts.network);
 
   // Replayed: a signal that comes while the sinks are being opened still stops the crawl.
   const stop = new ReplaySubject<void>(1);

@@ -42,7 +42,7 @@ export function logOutcomes(log: CrawlLogger): MonoTypeOperatorFunction<Outcome>
         if (pages) log.page({ url: out.req.url, code: out.code, attempt: out.retry.attempt }, `will retry: ${out.message}`);
         break;
       case 'skipped':
-        if (out.reason === 'robots-unavailable' || out.reason === 'crawl-delay') log.warn({ url: out.req.url, reason: out.reason }, out.message ?? 'skipped');
+        if (out.reason === 'robots-unavailable' || out.reason === 'crawl-delay' || out.reason === 'private-address') log.warn({ url: out.req.url, reason: out.reason }, out.message ?? 'skipped');
         else if (debug) log.debug({ url: out.req.url, reason: out.reason }, out.message ?? 'skipped');
         break;
     }

@@ -72,6 +72,8 @@ function classify(req: CrawlRequest, response: FetchResponse, opts: FetchPageOpt
 
 function failure(req: CrawlRequest, err: FetchError, opts: FetchPageOptions): Outcome {
   opts.politeness.recordFetch(req.host, 0);
+  // The SSRF guard refused the address: a drop like the filters', not a failure of the site.
+  if (err.code === 'private-address') return { kind: 'skipped', req, reason: 'private-address', message: err.message };
   if (err.action === 'retry' && req.attempt < opts.maxRetries) {
     opts.politeness.backoff(req.host, retryDelayMs(req.attempt));
     return retry(req, err.code, err.message);

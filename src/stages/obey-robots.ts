@@ -50,7 +50,9 @@ function judge(req: CrawlRequest, origin: string, verdict: RobotsVerdict, opts: 
       return retry;
     }
     opts.robots.giveUp(origin, verdict);
-    return { kind: 'skipped', req, reason: 'robots-unavailable', message: verdict.message };
+    // robots.txt was refused by the SSRF guard: the page would be too.
+    const reason = verdict.code === 'private-address' ? 'private-address' : 'robots-unavailable';
+    return { kind: 'skipped', req, reason, message: verdict.message };
   }
   const delay = opts.robots.crawlDelayMs(req.host);
   if (opts.maxCrawlDelayMs > 0 && delay > opts.maxCrawlDelayMs)

@@ -1,0 +1,61 @@
+import type { CookieJar } from 'tough-cookie';
+import type { Dispatcher } from 'undici';
+import { DelegatingDispatcher } from './delegating-dispatcher.js';
+
+/**
+ * Keeps cookies for the crawl, as a browser would within RFC 6265's rules (tough-cookie's jar:
+ * domains, paths, expiry, Secure, public suffixes): each request carries the jar's cookies for its
+ * URL, and each response's Set-Cookie goes into the jar. `changed` is told when the jar changed.
+ *
+ * @example
+ * const dispatcher = new CookieDispatcher(agent, new CookieJar(), () => file.saveSoon());
+ */
+export class CookieDispatcher extends DelegatingDispatcher {
+  constructor(
+    private readonly next: Dispatcher,
+    private readonly jar: CookieJar,
+    private readonly changed: () => void,
+  ) {
+    super([next]);
+  }
+
+  override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+    const url = `${String(options.origin)}${options.path}`;
+    const cookie = this.jar.getCookieStringSync(url);
+    const headers = cookie ? { ...(options.headers as Record<string, string>), cookie } : options.headers;
+    return this.next.dispatch({ ...options, headers }, new SetCookieHandler(handler, (value) => {
+      if (this.jar.setCookieSync(value, url, { ignoreError: true })) this.changed();
+    }));
+  }
+}
+
+/** Passes every callback on, reading the Set-Cookie headers of the response on the way. */
+class SetCookieHandler implements Dispatcher.DispatchHandler {
+  constructor(
+    private readonly handler: Dispatcher.DispatchHandler,
+    private readonly setCookie: (value: string) => void,
+  ) {}
+
+  onConnect(abort: (err?: Error) => void): void {
+    this.handler.onConnect?.(abort);
+  }
+
+  onHeaders(statusCode: number, rawHeaders: Buffer[], resume: () => void, statusText: string): boolean {
+    for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+      if (rawHeaders[i]!.length === 10 && rawHeaders[i]!.toString('latin1').toLowerCase() === 'set-cookie') this.setCookie(rawHeaders[i + 1]!.toString('latin1'));
+    }
+    return this.handler.onHeaders?.(statusCode, rawHeaders, resume, statusText) ?? true;
+  }
+
+  onData(chunk: Buffer): boolean {
+    return this.handler.onData?.(chunk) ?? true;
+  }
+
+  onComplete(trailers: string[] | null): void {
+    this.handler.onComplete?.(trailers);
+  }
+
+  onError(err: Error): void {
+    this.handler.onError?.(err);
+  }
+}

@@ -1,0 +1,53 @@
+import { bare } from './address-guard.js';
+
+/** Where requests go through a proxy: a proxy URL per scheme, and the hosts that are reached directly. */
+export interface ProxySettings {
+  /** The proxy of http: URLs, or undefined for none. */
+  readonly http: string | undefined;
+  /** The proxy of https: URLs, or undefined for none. */
+  readonly https: string | undefined;
+  /** Whether a host (and port) bypasses the proxy (NO_PROXY). */
+  readonly bypass: (hostname: string, port: number) => boolean;
+}
+
+/**
+ * The proxies of a crawl, read as curl reads them: the `proxy` key (curl's `--proxy`) for every
+ * scheme, else `http_proxy` for http: and `https_proxy` for https: URLs, else `all_proxy`; each
+ * name lower case first, then upper case. `no_proxy` / `NO_PROXY` apply in every case. Undefined
+ * when no proxy is set.
+ *
+ * @example
+ * proxySettings(undefined, { HTTPS_PROXY: 'http://proxy:3128', NO_PROXY: '.internal' })
+ * //=> { http: undefined, https: 'http://proxy:3128', bypass: [Function] }
+ */
+export function proxySettings(proxy: string | undefined, env: NodeJS.ProcessEnv): ProxySettings | undefined {
+  const read = (name: string): string | undefined => env[name] || env[name.toUpperCase()] || undefined;
+  const all = proxy ?? read('all_proxy');
+  const http = proxy ?? read('http_proxy') ?? all;
+  const https = proxy ?? read('https_proxy') ?? all;
+  if (http === undefined && https === undefined) return undefined;
+  return { http, https, bypass: noProxyRule(read('no_proxy') ?? '') };
+}
+
+/**
+ * NO_PROXY as curl reads it: names separated by commas (or spaces); `*` alone means every host; a
+ * name matches itself and its subdomains, with or without a leading dot (`.a.test` and `a.test`
+ * both match `www.a.test`); `NAME:PORT` matches that port only; IPv6 addresses with or without brackets.
+ *
+ * @example
+ * noProxyRule('localhost, .internal, cache.test:8080')('www.internal', 80) //=> true
+ */
+export function noProxyRule(noProxy: string): (hostname: string, port: number) => boolean {
+  const entries = noProxy
+    .split(/[\s,]+/)
+    .filter((e) => e !== '')
+    .map((entry) => {
+      const m = /^(\[[^\]]*\]|[^:]*):(\d+)$/.exec(entry);
+      return { name: bare(m ? m[1]! : entry).replace(/^\*?\./, ''), port: m ? Number(m[2]) : 0 };
+    });
+  if (entries.some((e) => e.name === '*')) return () => true;
+  return (hostname, port) => {
+    const host = bare(hostname);
+    return entries.some((e) => (e.port === 0 || e.port === port) && (host === e.name || host.endsWith(`.${e.name}`)));
+  };
+}

@@ -1,0 +1,31 @@
+import { readFileSync } from 'node:fs';
+import { rootCertificates } from 'node:tls';
+
+export interface TlsSettings {
+  /** `ca-file`: PEM certificates trusted on top of the usual roots. */
+  readonly caFile: string | undefined;
+  /** `insecure`: certificates are not verified at all. */
+  readonly insecure: boolean;
+}
+
+/** What undici's connector passes to tls.connect for every https connection. */
+export interface TlsConnectOptions {
+  readonly rejectUnauthorized: boolean;
+  readonly ca?: string[];
+}
+
+/**
+ * The TLS options of the crawl's connections. Node's `ca` option replaces the trust store, so a
+ * `ca-file` is given together with Node's bundled roots and the NODE_EXTRA_CA_CERTS file (which
+ * Node would otherwise add): the file adds trust, it takes none away.
+ *
+ * @example
+ * tlsConnectOptions({ caFile: 'test-ca.pem', insecure: false }) //=> { rejectUnauthorized: true, ca: [...roots, '-----BEGIN CERTIFICATE-----...'] }
+ */
+export function tlsConnectOptions(settings: TlsSettings): TlsConnectOptions {
+  const rejectUnauthorized = !settings.insecure;
+  if (settings.caFile === undefined) return { rejectUnauthorized };
+  const extra = process.env['NODE_EXTRA_CA_CERTS'];
+  const extraCerts = extra ? [readFileSync(extra, 'utf8')] : [];
+  return { rejectUnauthorized, ca: [...rootCertificates, ...extraCerts, readFileSync(settings.caFile, 'utf8')] };
+}
