@@ -94,7 +94,7 @@ export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen
     ...network,
   });
   const cookies = config.cookies ? CookieFile.open(join(config.repository, STATE_DIR, 'cookies.json'), (msg) => log.warn(msg)) : undefined;
-  const dispatcher = cookies ? new CookieDispatcher(direct, cookies.jar, () => cookies.saveSoon()) : direct;
+  const dispatcher = cookies ? new CookieDispatcher(direct, cookies) : direct;
   const fetchOptions: FetchOptions = {
     dispatcher,
     headers: config.headers,
@@ -167,7 +167,7 @@ export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen
       await Promise.all([
         documents.close(),
         dispatcher.destroy(),
-        cookies?.save().catch((err: unknown) => log.error({ err }, 'cannot save the cookies')),
+        cookies?.then((file) => file.save()).catch((err: unknown) => log.error({ err }, 'cannot save the cookies')),
       ]);
     },
   };

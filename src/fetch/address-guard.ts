@@ -9,7 +9,7 @@ export class PrivateAddressError extends Error {
     readonly address: string,
     readonly kind: AddressClass,
   ) {
-    super(`${host === address ? address : `${host} resolves to ${address}, which`} is a ${kind} address (allow-private-addresses = true allows it)`);
+    super(`${host === address ? address : `${host} resolves to ${address}`}: ${kind} address refused (allow-private-addresses = true allows it)`);
     this.name = 'PrivateAddressError';
   }
 }

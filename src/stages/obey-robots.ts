@@ -5,6 +5,7 @@ import type { RobotsCache, RobotsVerdict } from '../robots/robots-cache.js';
 import type { Outcome, UnitValue } from '../engine/outcome.js';
 import { originOf } from '../url/url-parts.js';
 import { retryDelayMs } from './retry-delay.js';
+import { unavailableReason } from './robots-allowed.js';
 
 export interface ObeyRobotsOptions {
   readonly robots: RobotsCache;
@@ -50,9 +51,7 @@ function judge(req: CrawlRequest, origin: string, verdict: RobotsVerdict, opts: 
       return retry;
     }
     opts.robots.giveUp(origin, verdict);
-    // robots.txt was refused by the SSRF guard: the page would be too.
-    const reason = verdict.code === 'private-address' ? 'private-address' : 'robots-unavailable';
-    return { kind: 'skipped', req, reason, message: verdict.message };
+    return { kind: 'skipped', req, reason: unavailableReason(verdict), message: verdict.message };
   }
   const delay = opts.robots.crawlDelayMs(req.host);
   if (opts.maxCrawlDelayMs > 0 && delay > opts.maxCrawlDelayMs)
