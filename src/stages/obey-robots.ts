@@ -51,6 +51,8 @@ function judge(req: CrawlRequest, origin: string, verdict: RobotsVerdict, opts: 
       return retry;
     }
     opts.robots.giveUp(origin, verdict);
+    // A certificate that does not verify is the site's failure, under its own code, not a robots.txt matter.
+    if (verdict.code.startsWith('tls-')) return { kind: 'failed', req, code: verdict.code, message: verdict.message };
     return { kind: 'skipped', req, reason: unavailableReason(verdict), message: verdict.message };
   }
   const delay = opts.robots.crawlDelayMs(req.host);
