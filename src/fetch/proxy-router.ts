@@ -1,5 +1,7 @@
 import type { LookupAddress } from 'node:dns';
 import type { Dispatcher } from 'undici';
+import connectApi from 'undici/lib/api/api-connect.js';
+import DispatcherBase from 'undici/lib/dispatcher/dispatcher.js';
 import { bare, literalAddress, type AddressGuard, type PrivateAddressError } from './address-guard.js';
 import { DelegatingDispatcher } from './delegating-dispatcher.js';
 import type { Lookup } from './guarded-connector.js';
@@ -30,6 +32,8 @@ export class ProxyRouter extends DelegatingDispatcher {
   private readonly proxies: ReadonlyMap<string, Dispatcher>;
 
   constructor(private readonly opts: ProxyRouterOptions) {
+    // ProxyAgent opens its CONNECT tunnels with Dispatcher#connect, which only undici's index (not loaded) puts on the prototype.
+    DispatcherBase.prototype.connect ??= connectApi;
     const urls = new Set([opts.settings.http, opts.settings.https].filter((u): u is string => u !== undefined));
     const proxies = new Map([...urls].map((url) => [url, opts.through(url)] as const));
     super([opts.direct, ...proxies.values()]);

@@ -32,3 +32,9 @@ declare module 'undici/lib/dispatcher/proxy-agent.js' {
   import { ProxyAgent } from 'undici';
   export default ProxyAgent;
 }
+
+declare module 'undici/lib/api/api-connect.js' {
+  import type { Dispatcher } from 'undici';
+  const connect: Dispatcher['connect'];
+  export default connect;
+}
