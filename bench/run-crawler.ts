@@ -110,12 +110,12 @@ export function parseTimeV(text: string): TimeFigures {
  * const run = await runCrawler(settings, '/tmp/bench-1', { nodeArgs: ['--cpu-prof'] });
  * run.stats.documents //=> 20001
  */
-export async function runCrawler(settings: CrawlSettings, workDir: string, opts: { nodeArgs?: readonly string[] } = {}): Promise<CrawlerRun> {
+export async function runCrawler(settings: CrawlSettings, workDir: string, opts: { nodeArgs?: readonly string[]; flags?: readonly string[] } = {}): Promise<CrawlerRun> {
   const repository = join(workDir, 'repository');
   const confPath = join(workDir, 'bench.conf');
   await writeFile(confPath, benchConf(settings, repository));
   const timeFile = join(workDir, 'time.txt');
-  const nodeCmd = [process.execPath, ...(opts.nodeArgs ?? []), CLI, 'crawl', confPath];
+  const nodeCmd = [process.execPath, ...(opts.nodeArgs ?? []), CLI, 'crawl', confPath, ...(opts.flags ?? [])];
   const useTime = existsSync(TIME);
   const argv = useTime ? [TIME, '-v', '-o', timeFile, ...nodeCmd] : nodeCmd;
   const log = createWriteStream(join(workDir, 'crawler.log'));
