@@ -5,7 +5,9 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { NO_DELAYS, readStats } from './support/e2e-web.js';
-import { runCli } from './support/run-cli.js';
+import type { ChildProcess } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { runCli, type CliOptions } from './support/run-cli.js';
 import { tempDir } from './support/temp-dir.js';
 
 interface Arrival {
@@ -55,16 +57,16 @@ beforeEach(() => {
   arrivals.length = 0;
 });
 
-async function crawl(repo: string, flags: readonly string[] = []) {
+async function crawl(repo: string, flags: readonly string[] = [], opts: CliOptions = {}) {
   const args = ['crawl', ...NO_DELAYS, '--seed', `http://login.test:${port}/`, '--resolve', `login.test:${port}:127.0.0.1`,
     '--repository', join(tmp.dir, repo), '--log-level', '0', ...flags];
-  const run = await runCli(args, { cwd: tmp.dir });
+  const run = await runCli(args, { cwd: tmp.dir, ...opts });
   return { ...run, stats: await readStats(join(tmp.dir, repo)) };
 }
 
 describe('cookies', () => {
   it('are off by default: no Cookie header is ever sent, and the members’ pages answer 403', async () => {
-    const run = await crawl('no-cookies');
+    const run = await crawl('no-cookies', ['--max-depth', '1']);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stats.documents).toBe(1);
     expect(run.stats.byStatus).toEqual({ '200': 1, '403': 1 });
@@ -86,6 +88,28 @@ describe('cookies', () => {
     const run = await crawl('jar', ['--cookies']);
     expect(run.code, run.stderr).toBe(0);
     expect(arrivals[0]).toEqual({ path: '/robots.txt', cookie: 'session=s3cret; theme=dark', token: undefined });
+  });
+
+  it('survive an interrupted crawl: the resumed run sends them from its first request', async () => {
+    let child: ChildProcess | undefined;
+    // Three seconds between requests: the stop comes once the jar is saved (within a second of the login
+    // page), while nothing is in flight and the members' pages are pending.
+    const interrupted = crawl('resume', ['--cookies', '--min-delay', '3000', '--max-delay', '3000'], { onSpawn: (c) => (child = c) });
+    const jar = join(tmp.dir, 'resume', '.tarantula', 'cookies.json');
+    for (const end = Date.now() + 20_000; !(await readFile(jar, 'utf8').catch(() => '')).includes('s3cret'); await sleep(50)) {
+      if (Date.now() > end) throw new Error('the crawl never saved the login cookie');
+    }
+    child!.kill('SIGINT');
+    expect((await interrupted).code).toBe(130);
+    expect(arrivals.some((a) => a.path.startsWith('/members/'))).toBe(false);
+    arrivals.length = 0;
+    const resumed = await crawl('resume', ['--cookies']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(arrivals.map((a) => [a.path, a.cookie])).toEqual([
+      ['/robots.txt', 'session=s3cret; theme=dark'],
+      ['/members/', 'session=s3cret; theme=dark'],
+      ['/members/deep.html', 'session=s3cret; theme=dark'],
+    ]);
   });
 });
 
