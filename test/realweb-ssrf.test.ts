@@ -51,6 +51,8 @@ const DNS: Record<string, readonly string[]> = {
   'sixtofour.test': ['2002:c0a8:101::1'],
   'two-faced.test': ['10.0.0.5', '192.168.1.1'],
 };
+/** A name only a redirect leads to: its first request is the redirect target's robots.txt. */
+const HIDDEN: Record<string, readonly string[]> = { 'hidden.test': ['10.9.8.7'] };
 
 interface Seen {
   readonly host: string;
@@ -72,8 +74,9 @@ beforeAll(async () => {
     seen.push({ host, path: req.url ?? '' });
     if (req.url === '/go-metadata') return res.writeHead(302, { Location: `http://metadata.test:${port}/latest/` }).end();
     if (req.url === '/go-private') return res.writeHead(302, { Location: 'http://10.0.0.5/' }).end();
+    if (req.url === '/go-hidden') return res.writeHead(301, { Location: `http://hidden.test:${port}/x` }).end();
     if (req.url !== '/') return res.writeHead(404).end();
-    const links = [...literalLinks(), ...nameLinks(), '/go-metadata', '/go-private'];
+    const links = [...literalLinks(), ...nameLinks(), '/go-metadata', '/go-private', '/go-hidden'];
     res.writeHead(200, { 'Content-Type': 'text/html' }).end(`<title>Links</title>${links.map((l) => `<a href="${l}">x</a>`).join('\n')}`);
   });
   server.listen(0, '127.0.0.1');
@@ -105,7 +108,7 @@ async function crawlOn(name: string, overrides: ConfigOverrides = {}): Promise<R
     ...overrides,
   });
   const log = createLogger(config);
-  const { record, hooks } = recordingNetwork(DNS);
+  const { record, hooks } = recordingNetwork({ ...DNS, ...HIDDEN });
   const before = seen.length;
   await runCrawl(config, log, { stdout: new PassThrough(), network: hooks });
   await flushLogger(log);
@@ -117,10 +120,10 @@ async function crawlOn(name: string, overrides: ConfigOverrides = {}): Promise<R
 const normalized = (link: string): string => new URL(link).href;
 /**
  * Drops the guarded crawl makes: each literal link once (a page lists a URL once, and the three
- * loopback spellings are one URL), both redirect targets, and one request per name (its robots.txt
- * fetch is refused first).
+ * loopback spellings are one URL), the three redirect targets, and one request per name (its
+ * robots.txt fetch is refused first).
  */
-const PRIVATE_DROPS = (): number => new Set(literalLinks().map(normalized)).size + 2 + Object.keys(DNS).length;
+const PRIVATE_DROPS = (): number => new Set(literalLinks().map(normalized)).size + 3 + Object.keys(DNS).length;
 
 describe('the SSRF guard (default: allow-private-addresses = false)', () => {
   let run: Run;
@@ -146,7 +149,9 @@ describe('the SSRF guard (default: allow-private-addresses = false)', () => {
   });
 
   it('follows no redirect into a private address, to a name or to a literal', () => {
-    expect(run.seen.map((s) => s.path)).toEqual(expect.arrayContaining(['/go-metadata', '/go-private']));
+    expect(run.seen.map((s) => s.path)).toEqual(expect.arrayContaining(['/go-metadata', '/go-private', '/go-hidden']));
+    expect(run.record.lookups).toContain('hidden.test');
+    expect(run.log.some((l) => l['reason'] === 'private-address' && l['url'] === `http://hidden.test:${port}/x` && l['level'] === 40)).toBe(true);
     expect(run.log.some((l) => l['reason'] === 'private-address' && l['url'] === `http://metadata.test:${port}/latest/`)).toBe(true);
     expect(run.log.some((l) => l['reason'] === 'private-address' && l['url'] === 'http://10.0.0.5/')).toBe(true);
   });
