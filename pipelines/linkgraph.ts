@@ -3,13 +3,14 @@
  *
  *   tarantula run linkgraph Crawler.conf | sort | uniq -c | sort -rn | head
  *
- * The mirror, index.txt and the journal are written as usual, so the crawl can be resumed.
+ * The mirror, index.txt and the journal are written as usual, so the crawl can be resumed: when the
+ * reader goes away (`| head`), `stop.now` ends the crawl and what was in flight stays pending.
  */
 import { finalize, from, switchMap } from 'rxjs';
 import { crawl, defaultSpec, definePipeline, IndexWriter, journalOutcomes, logOutcomes, recordStats, writeIndex } from 'tarantula';
 
 export default definePipeline((ctx, { stop, writers, stdout }) =>
-  from(IndexWriter.open(stdout, { format: 'edges', onBrokenPipe: () => ctx.abort.abort() })).pipe(
+  from(IndexWriter.open(stdout, { format: 'edges', onBrokenPipe: () => stop.now('stdout closed') })).pipe(
     switchMap((edges) =>
       crawl({ ...defaultSpec(ctx), stop }).pipe(
         recordStats(ctx.stats),

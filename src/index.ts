@@ -5,7 +5,7 @@
 export { crawl, type CrawlSpec } from './engine/crawl.js';
 export { createCrawlContext, type CrawlContext, type NetworkHooks } from './engine/crawl-context.js';
 export { defaultAdmit, defaultSpec, defaultUnit, failSafe, seedsOf } from './engine/default-spec.js';
-export { definePipeline, type CrawlSinks, type Pipeline } from './engine/pipeline.js';
+export { definePipeline, type CrawlSinks, type CrawlStop, type Pipeline } from './engine/pipeline.js';
 export { defaultPipeline, runCrawl, EXIT, type RunCrawlOptions, type RunCrawlResult } from './engine/run-crawl.js';
 export { CrawlStats } from './engine/crawl-stats.js';
 export type { DocumentInfo, Fetched, Outcome, Parsed, UnitValue } from './engine/outcome.js';

@@ -136,6 +136,11 @@ describe('trap limits', () => {
     expect(traps.stats.droppedByReason['too-many-links']).toBe(4);
   });
 
+  it('max-links-per-page: a page it cuts is named in one warning, with what was kept and cut', () => {
+    const warnings = traps.log.filter((l) => l.msg === 'max-links-per-page cut the links of this page');
+    expect(warnings).toEqual([expect.objectContaining({ level: 40, url: web.url('wide.test'), kept: 5, cut: 4 })]);
+  });
+
   it('are counted in stats.json', () => {
     expect(traps.stats.droppedByReason).toMatchObject({ 'too-deep': 1, 'host-limit': 7, 'too-long': 1, 'path-repetition': 1 });
   });

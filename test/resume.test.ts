@@ -57,8 +57,9 @@ describe('a crawl killed with SIGKILL resumes where it stopped', () => {
     for (const r of pages) counts.set(`${r.host}${r.path}`, (counts.get(`${r.host}${r.path}`) ?? 0) + 1);
     expect(counts.size).toBe(HOSTS.length * PAGES);
     const twice = [...counts].filter(([, n]) => n > 1);
-    // At most `threads` requests are in flight at each of the three kills.
-    expect(twice.length).toBeLessThanOrEqual(3 * 2);
+    // At each of the three kills, at most the units in flight are lost: from its pull until its journal
+    // line is written a unit is in flight, fetching (`threads` = 2) or parsing and storing (as many again).
+    expect(twice.length).toBeLessThanOrEqual(3 * 2 * 2);
     expect(twice.every(([, n]) => n === 2)).toBe(true);
 
     const index = await readFile(join(dir, 'repo', 'index.txt'), 'utf8');

@@ -29,6 +29,8 @@ export class CrawlStats {
   redirects = 0;
   retries = 0;
   failures = 0;
+  /** Requests in flight when the crawl stopped, put back as pending. */
+  returned = 0;
   readonly startedAt = Date.now();
   private readonly byType = new Map<string, number>();
   private readonly byGroup = new Map<string, number>();
@@ -64,6 +66,9 @@ export class CrawlStats {
       case 'retry':
         this.retries++;
         break;
+      case 'unfinished':
+        this.returned++;
+        break;
       case 'skipped':
         bump(this.droppedByReason, out.reason);
         break;
@@ -98,6 +103,7 @@ export class CrawlStats {
       redirects: this.redirects,
       retries: this.retries,
       failures: this.failures,
+      returned: this.returned,
       byGroup: sorted(this.byGroup),
       byType: sorted(this.byType),
       byStatus: sorted(this.byStatus),

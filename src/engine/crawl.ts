@@ -26,7 +26,7 @@ export interface CrawlSpec<Out> {
   readonly unit: OperatorFunction<CrawlRequest, Out>;
   /** The feedback edge: links of an outcome to admit. */
   readonly links: (out: Out) => Iterable<Candidate>;
-  /** What to put back at the head of the request's host queue, in its place (robots.txt fetched first, a retry). */
+  /** What to put back at the head of the request's host queue, in its place (robots.txt fetched first, a retry, a request the stop cut short). */
   readonly requeue?: (out: Out) => CrawlRequest | undefined;
   readonly frontier: Frontier<CrawlRequest>;
   /** Requests in flight overall: from the pull until the frontier releases the request's host. */
@@ -39,7 +39,10 @@ export interface CrawlSpec<Out> {
   readonly units?: number;
   /** Asked before each start with the number in flight: false stops pulling (a page limit); in-flight work finishes. */
   readonly mayStart?: (active: number) => boolean;
-  /** When this emits, no new request starts and the crawl completes once in-flight work is done. */
+  /**
+   * When this emits, no new request starts and the crawl completes once in-flight work is done; what
+   * `requeue` puts back meanwhile stays in the frontier, pending.
+   */
   readonly stop?: Observable<unknown>;
   readonly scheduler?: SchedulerLike;
 }
@@ -99,7 +102,8 @@ export function crawl<Out>(spec: CrawlSpec<Out>): Observable<Out> {
             error: (err: unknown) => subscriber.error(err),
             complete: () => {
               active--;
-              if (requeued !== undefined && !stopping) spec.frontier.requeue(req, requeued);
+              // Even when stopping: a request put back (a retry, one the stop cut short) stays pending.
+              if (requeued !== undefined) spec.frontier.requeue(req, requeued);
               spec.frontier.release(req, sch.now());
               pump();
             },

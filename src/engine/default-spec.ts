@@ -62,7 +62,7 @@ export function defaultUnit(ctx: CrawlContext): OperatorFunction<CrawlRequest, O
   // Built once: the unit is applied to every request, its stages need not be made again each time.
   return pipe(
     (req$: Observable<CrawlRequest>): Observable<UnitValue> => req$,
-    obeyRobots({ robots: ctx.robots, politeness: ctx.politeness, userAgent: c.userAgent, maxRetries: c.maxRetries, maxCrawlDelayMs: c.maxCrawlDelayMs }),
+    obeyRobots({ robots: ctx.robots, politeness: ctx.politeness, userAgent: c.userAgent, maxRetries: c.maxRetries, maxCrawlDelayMs: c.maxCrawlDelayMs, signal: ctx.fetchOptions.signal }),
     fetchPage({
       ...ctx.fetchOptions, politeness: ctx.politeness, maxRetries: c.maxRetries, maxRedirects: c.maxRedirects, validatorsOf: validatorsOf(ctx),
       fetched: (req) => ctx.frontier.release(req, Date.now()),
@@ -104,7 +104,7 @@ export function defaultSpec(ctx: CrawlContext, seeds: Observable<Candidate> = se
     admit: defaultAdmit(ctx),
     unit: failSafe(defaultUnit(ctx)),
     links: linksOf,
-    requeue: (out) => (out.kind === 'retry' ? out.retry : out.kind === 'requeue' ? { ...out.req, requeued: true } : undefined),
+    requeue: (out) => (out.kind === 'retry' ? out.retry : out.kind === 'requeue' || out.kind === 'unfinished' ? { ...out.req, requeued: true } : undefined),
     frontier: ctx.frontier,
     concurrency: ctx.config.threads,
     ...(max > 0 ? { mayStart: (active: number) => before + ctx.stats.documents + active < max } : {}),

@@ -26,6 +26,8 @@ export interface DocumentInfo {
   readonly nofollow: boolean;
   readonly contentMd5: string;
   readonly duplicateOf: string | null;
+  /** Links left out by `max-links-per-page` (0 almost always): the log names such a page. */
+  readonly linksCut: number;
 }
 
 export interface Parsed {
@@ -60,6 +62,11 @@ export type Outcome =
   | { readonly kind: 'retry'; readonly req: CrawlRequest; readonly retry: CrawlRequest; readonly code: string; readonly message: string }
   /** Not done yet: its host's robots.txt was just fetched, and the request waits its turn (the politeness delay) again. */
   | { readonly kind: 'requeue'; readonly req: CrawlRequest }
+  /**
+   * Not an end: the crawl was stopped while the request was in flight (its fetch aborted). It goes
+   * back to the frontier and stays pending in the journal, so the next run fetches it (SPEC §1).
+   */
+  | { readonly kind: 'unfinished'; readonly req: CrawlRequest }
   | { readonly kind: 'skipped'; readonly req: CrawlRequest; readonly reason: FilterReason; readonly message?: string }
   | { readonly kind: 'failed'; readonly req: CrawlRequest; readonly code: string; readonly message: string; readonly status?: number };
 

@@ -3,10 +3,22 @@ import type { Observable } from 'rxjs';
 import type { IndexWriter } from '../output/index-writer.js';
 import type { CrawlContext } from './crawl-context.js';
 
-/** What a pipeline gets besides the crawl's context: the stop signal, the index writers, stdout. */
+/**
+ * The one way to end a crawl early. Pass it to `crawl({ stop })`: it emits the reason when the crawl
+ * must stop (a signal, the time limit, a closed stdout, or `now`).
+ */
+export interface CrawlStop extends Observable<string> {
+  /**
+   * Ends the crawl early, from a sink or an operator that has what it wants: no new request starts,
+   * the requests in flight are cut short and stay pending (in the frontier and the journal), every
+   * sink is flushed, and the same command resumes where this one stopped. The exit status stays 0.
+   */
+  now(reason: string): void;
+}
+
+/** What a pipeline gets besides the crawl's context: the stop, the index writers, stdout. */
 export interface CrawlSinks {
-  /** Emits when the crawl must stop (signal, time limit, broken pipe); pass it to `crawl({ stop })`. */
-  readonly stop: Observable<unknown>;
+  readonly stop: CrawlStop;
   /** REPOSITORY/index.txt and the `--index` destination, in their formats. */
   readonly writers: readonly IndexWriter[];
   /** Where data goes: stdout (never logs). */
@@ -24,8 +36,12 @@ export type Pipeline = (ctx: CrawlContext, sinks: CrawlSinks) => Observable<unkn
  *
  * @example
  * // pipelines/linkgraph.ts
- * export default definePipeline((ctx, { stop, stdout }) =>
- *   crawl({ ...defaultSpec(ctx), stop }).pipe(recordStats(ctx.stats), journalOutcomes(ctx.state.journal), writeEdges(stdout)));
+ * // ends the crawl at the tenth PDF; the same command resumes it
+ * export default definePipeline((ctx, { stop, writers }) => {
+ *   let pdfs = 0;
+ *   return crawl({ ...defaultSpec(ctx), stop }).pipe(recordStats(ctx.stats), journalOutcomes(ctx.state.journal), writeIndex(writers),
+ *     tap((o) => o.kind === 'document' && o.doc.type === 'pdf' && ++pdfs === 10 && stop.now('ten PDFs')));
+ * });
  */
 export function definePipeline(pipeline: Pipeline): Pipeline {
   return pipeline;

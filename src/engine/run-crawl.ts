@@ -7,7 +7,7 @@ import { crawl } from './crawl.js';
 import { createCrawlContext, type CrawlContext, type NetworkHooks } from './crawl-context.js';
 import { defaultSpec } from './default-spec.js';
 import type { Outcome } from './outcome.js';
-import type { CrawlSinks, Pipeline } from './pipeline.js';
+import type { CrawlSinks, CrawlStop, Pipeline } from './pipeline.js';
 import { fingerprintSet } from '../frontier/seen-set.js';
 import type { CrawlLogger } from '../log/create-logger.js';
 import { IndexWriter } from '../output/index-writer.js';
@@ -75,16 +75,18 @@ export async function runCrawl(config: CrawlerConfig, log: CrawlLogger, opts: Ru
   const ctx = createCrawlContext(config, log, seen, state, opts.network);
 
   // Replayed: a signal that comes while the sinks are being opened still stops the crawl.
-  const stop = new ReplaySubject<void>(1);
+  const stopped = new ReplaySubject<string>(1);
   let exitCode: number = EXIT.ok;
   let interrupted = false;
   const halt = (code: number, why: string, hard: boolean): void => {
     if (exitCode === EXIT.ok) exitCode = code;
     interrupted ||= hard;
     log.info({ reason: why }, 'stopping');
-    stop.next();
+    stopped.next(why);
+    // Cut short, the requests in flight come back as `unfinished`: pending, not failed.
     if (hard) ctx.abort.abort();
   };
+  const stop: CrawlStop = Object.assign(stopped.asObservable(), { now: (reason: string) => halt(EXIT.ok, reason, true) });
   const onSigint = (): void => halt(EXIT.sigint, 'SIGINT', true);
   const onSigterm = (): void => halt(EXIT.sigterm, 'SIGTERM', true);
   const releaseSignals = (): void => {
@@ -108,7 +110,7 @@ export async function runCrawl(config: CrawlerConfig, log: CrawlLogger, opts: Ru
     const files = [...writers];
     await state.replay((rec) => files.forEach((w) => w.write(rec)));
     if (config.indexFile === '-')
-      writers.push(await IndexWriter.open(opts.stdout, { format: config.indexFormat, onBrokenPipe: () => halt(EXIT.ok, 'stdout closed', true) }));
+      writers.push(await IndexWriter.open(opts.stdout, { format: config.indexFormat, onBrokenPipe: () => stop.now('stdout closed') }));
   } catch (err) {
     releaseSignals();
     throw err;
@@ -164,6 +166,8 @@ async function finish(
   await writeFile(join(resolve(ctx.config.repository), 'stats.json'), JSON.stringify(summary, null, 2) + '\n').catch((err: unknown) =>
     log.error({ err }, 'cannot write stats.json'),
   );
+  const returned = ctx.stats.returned;
+  if (returned > 0) log.info({ returned }, `${returned} request${returned === 1 ? '' : 's'} in flight when the crawl stopped ${returned === 1 ? 'is' : 'are'} pending again`);
   log.info(summary, how.completed ? 'crawl finished' : 'crawl interrupted; run the same command again to resume');
   await ctx.close();
 }

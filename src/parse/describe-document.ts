@@ -34,6 +34,8 @@ export interface DocumentDescription {
   readonly noindex: boolean;
   readonly nofollow: boolean;
   readonly contentMd5: string;
+  /** Link occurrences left out because the page had `maxLinksPerPage` distinct links before them. */
+  readonly linksCut: number;
 }
 
 export interface DescribeOptions {
@@ -42,7 +44,7 @@ export interface DescribeOptions {
   /** The robots name (product token) that `<meta name=...>` and `X-Robots-Tag` rules may address. */
   readonly agent: string;
   readonly obeyRelNofollow: boolean;
-  /** Links taken from one page; 0 = no limit. */
+  /** Distinct links taken from one page; 0 = no limit. */
   readonly maxLinksPerPage: number;
   readonly normalize?: NormalizeOptions;
   /** How a link is resolved and normalized. Default: {@link normalizeUrl} with `normalize`; a crawl passes a `cachedNormalizer`. */
@@ -69,7 +71,7 @@ export function describeDocument(doc: DocumentInput, opts: DescribeOptions, drop
   const headerRules = parseRobotsDirectives(doc.xRobotsTag, opts.agent);
   const plain: DocumentDescription = {
     type, isHtml: html, encoding, title: null, links: [], base: url,
-    noindex: headerRules.noindex, nofollow: headerRules.nofollow, contentMd5,
+    noindex: headerRules.noindex, nofollow: headerRules.nofollow, contentMd5, linksCut: 0,
   };
   if (!html || encoding === null) return plain;
   const page = extractHtml(decodeText(body, encoding), { agent: opts.agent });
@@ -83,9 +85,11 @@ export function describeDocument(doc: DocumentInput, opts: DescribeOptions, drop
   const links: DescribedLink[] = [];
   const listed = new Set<string>();
   const max = opts.maxLinksPerPage;
+  let linksCut = 0;
   for (const link of page.links) {
     if (max > 0 && links.length >= max) {
       dropped('too-many-links', link.href);
+      linksCut++;
       continue;
     }
     if (link.nofollow && opts.obeyRelNofollow) {
@@ -110,5 +114,5 @@ export function describeDocument(doc: DocumentInput, opts: DescribeOptions, drop
     }
     links.push({ url: target, text: link.text, href: link.href });
   }
-  return { ...plain, title, noindex, nofollow, base, links };
+  return { ...plain, title, noindex, nofollow, base, links, linksCut };
 }

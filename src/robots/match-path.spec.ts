@@ -12,7 +12,8 @@ describe('robotsPath', () => {
     ['p?u=http://x.y/z', '/p?u=http://x.y/z'],
     ['', '/'],
     ['#top', '/'],
-    ['/a/%7eb/%E3%83%84/%e3', '/a/%7Eb/%E3%83%84/%E3'],
+    ['/a/%7eb/%E3%83%84/%e3', '/a/~b/%E3%83%84/%E3'],
+    ['/%7Ejoe/%2d%2E%5f/x%2fy/%62', '/~joe/-._/x%2Fy/%62'],
     ['/100%/%zz', '/100%/%zz'],
     ['/foo/bar/ツ', '/foo/bar/ツ'],
   ])('%j → %j', (url, path) => {
@@ -20,7 +21,7 @@ describe('robotsPath', () => {
   });
 
   it('returns the very same string when nothing needs changing', () => {
-    const path = '/already/clean?x=%7E';
+    const path = '/already/clean?x=%2F~';
     expect(robotsPath(path)).toBe(path);
   });
 });
@@ -31,6 +32,8 @@ describe('escapePattern', () => {
     ['/é/😀*$', '/%C3%A9/%F0%9F%98%80*$'],
     ['/%e3%83%84', '/%E3%83%84'],
     ['/foo/bar/%62%61%7A', '/foo/bar/%62%61%7A'],
+    ['/%7Ejoe/', '/~joe/'],
+    ['/~joe/%7e', '/~joe/~'],
     ['/plain', '/plain'],
   ])('%j → %j', (pattern, escaped) => {
     expect(escapePattern(pattern)).toBe(escaped);

@@ -3,13 +3,13 @@ const encoder = new TextEncoder();
 /**
  * The part of a URL that robots.txt rules match: path and query, fragment dropped, `/` when
  * empty. Takes an absolute URL (`http://host/p?q`), a scheme-relative one (`//host/p`) or a path
- * (`/p?q`; a bare `p` is read as `/p`). Percent-escapes are upper-cased (`%7e` → `%7E`, the same
- * octet); nothing else is changed: non-ASCII is *not* encoded and `%7E` is *not* decoded to `~`,
- * because the conformance vectors (non-ascii-paths#2.2, #4.1, #4.2) require exact octet
- * comparison and leave encoding to the caller. WHATWG `URL.href` is already encoded.
+ * (`/p?q`; a bare `p` is read as `/p`). Escapes are brought to the canonical form that patterns
+ * get too (see `canonicalEscapes`): `%7e` and `%7E` are `~`, other escapes upper-cased. Non-ASCII
+ * is *not* encoded: the conformance vectors (non-ascii-paths#2.2) leave encoding to the caller,
+ * and WHATWG `URL.href` is already encoded.
  *
  * @example
- * robotsPath('https://example.com/a/%7eb?x=1#top') //=> '/a/%7Eb?x=1'
+ * robotsPath('https://example.com/a/%7eb?x=%2f#top') //=> '/a/~b?x=%2F'
  * robotsPath('https://example.com') //=> '/'
  */
 export function robotsPath(url: string): string {
@@ -23,15 +23,15 @@ export function robotsPath(url: string): string {
   }
   if (start === end) return '/';
   const path = url.charCodeAt(start) === 0x2f ? url.slice(start, end) : `/${url.slice(start, end)}`;
-  return upperEscapes(path);
+  return canonicalEscapes(path);
 }
 
 /**
  * Brings a rule's path pattern to the form `robotsPath` produces: non-ASCII characters become
- * UTF-8 percent-escapes (RFC 9309 §2.2.2) and existing escapes are upper-cased.
+ * UTF-8 percent-escapes (RFC 9309 §2.2.2) and existing escapes take the canonical form.
  *
  * @example
- * escapePattern('/foo/ツ/%e3') //=> '/foo/%E3%83%84/%E3'
+ * escapePattern('/foo/ツ/%e3/%7Ejoe') //=> '/foo/%E3%83%84/%E3/~joe'
  */
 export function escapePattern(pattern: string): string {
   let out = '';
@@ -45,7 +45,7 @@ export function escapePattern(pattern: string): string {
     from = j;
     i = j - 1;
   }
-  return upperEscapes(from === 0 ? pattern : out + pattern.slice(from));
+  return canonicalEscapes(from === 0 ? pattern : out + pattern.slice(from));
 }
 
 function authorityEnd(url: string, from: number, end: number): number {
@@ -68,21 +68,45 @@ function isHex(c: number): boolean {
   return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
 }
 
-function isLowerHexEscape(s: string, i: number): boolean {
-  const a = s.charCodeAt(i + 1);
-  const b = s.charCodeAt(i + 2);
-  return isHex(a) && isHex(b) && (a >= 0x61 || b >= 0x61);
+function hexValue(c: number): number {
+  return c <= 0x39 ? c - 0x30 : (c | 0x20) - 0x57;
 }
 
-// Allocates only when a lower-case escape is present, which WHATWG-serialized URLs rarely have.
-function upperEscapes(s: string): string {
+/**
+ * The octet of a well-formed escape at `i` when the canonical form writes it as a character: the
+ * unreserved marks `-` `.` `_` `~` (RFC 9309 §2.2.2 compares escaped unreserved characters
+ * unescaped, so `Disallow: /%7Ejoe/` stops `/~joe/` and the reverse). Escaped letters and digits
+ * stay escapes: no encoder writes them, and the conformance vectors (non-ascii-paths#4.1, #4.2)
+ * keep `%62%61%7A` apart from `baz`.
+ */
+function markAt(s: string, i: number): number | undefined {
+  const a = s.charCodeAt(i + 1);
+  const b = s.charCodeAt(i + 2);
+  if (!isHex(a) || !isHex(b)) return undefined;
+  const octet = hexValue(a) * 16 + hexValue(b);
+  return octet === 0x2d || octet === 0x2e || octet === 0x5f || octet === 0x7e ? octet : undefined;
+}
+
+function needsChange(s: string, i: number): boolean {
+  const a = s.charCodeAt(i + 1);
+  const b = s.charCodeAt(i + 2);
+  return isHex(a) && isHex(b) && (a >= 0x61 || b >= 0x61 || markAt(s, i) !== undefined);
+}
+
+/**
+ * One canonical form for escapes, on both sides of a comparison: escaped marks unescaped, other
+ * escapes upper-cased (`%7e` → `~`, `%2f` → `%2F`). Allocates only when an escape needs changing,
+ * which WHATWG-serialized, normalized URLs rarely have.
+ */
+function canonicalEscapes(s: string): string {
   let i = s.indexOf('%');
-  while (i >= 0 && !isLowerHexEscape(s, i)) i = s.indexOf('%', i + 1);
+  while (i >= 0 && !needsChange(s, i)) i = s.indexOf('%', i + 1);
   if (i < 0) return s;
   let out = s.slice(0, i);
   for (; i < s.length; i++) {
-    if (s.charCodeAt(i) === 0x25 && isLowerHexEscape(s, i)) {
-      out += s.slice(i, i + 3).toUpperCase();
+    if (s.charCodeAt(i) === 0x25 && isHex(s.charCodeAt(i + 1)) && isHex(s.charCodeAt(i + 2))) {
+      const mark = markAt(s, i);
+      out += mark === undefined ? s.slice(i, i + 3).toUpperCase() : String.fromCharCode(mark);
       i += 2;
     } else out += s[i];
   }

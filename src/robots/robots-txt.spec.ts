@@ -182,3 +182,23 @@ describe('parseRobotsTxt: the 500 KiB limit', () => {
     expect(parseRobotsTxt(text).isAllowed('/late', UA)).toBe(true);
   });
 });
+
+describe('RobotsTxt: escaped unreserved characters (RFC 9309 §2.2.2)', () => {
+  const robots = parseRobotsTxt('User-agent: *\nDisallow: /%7Ejoe/\nDisallow: /~bob/\nDisallow: /a%2db\nDisallow: /%62%61%7A\n');
+
+  it.each([
+    ['/~joe/index.html', false],
+    ['/%7Ejoe/index.html', false],
+    ['/%7ejoe/index.html', false],
+    ['/~bob/', false],
+    ['/%7Ebob/x', false],
+    ['/a-b', false],
+    ['/%7Eann/', true],
+    ['/~ann/', true],
+    // Escaped letters stay exact, as the conformance vectors want (non-ascii-paths#4.1).
+    ['/baz', true],
+    ['/%62%61%7A', false],
+  ])('%s allowed: %s', (path, allowed) => {
+    expect(robots.isAllowed(`http://h.test${path}`, 'tarantula')).toBe(allowed);
+  });
+});

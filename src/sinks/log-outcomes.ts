@@ -5,6 +5,7 @@ import type { CrawlLogger } from '../log/create-logger.js';
 /**
  * Logs each outcome at the level SPEC §3 gives it: a `page` line per document and per 4xx
  * (log-level 1), a warning per other failure, redirects, retries and skips as debug (log-level 2).
+ * A request the stop cut short is no failure: only debug here; the end of the crawl counts them in one line.
  *
  * @example
  * crawl(spec).pipe(logOutcomes(log)).subscribe();
@@ -16,6 +17,8 @@ export function logOutcomes(log: CrawlLogger): MonoTypeOperatorFunction<Outcome>
   return tap((out) => {
     switch (out.kind) {
       case 'document':
+        if (out.doc.linksCut > 0)
+          log.warn({ url: out.req.url, kept: out.doc.links.length, cut: out.doc.linksCut }, 'max-links-per-page cut the links of this page');
         if (pages)
           log.page(
             {
@@ -40,6 +43,9 @@ export function logOutcomes(log: CrawlLogger): MonoTypeOperatorFunction<Outcome>
         break;
       case 'retry':
         if (pages) log.page({ url: out.req.url, code: out.code, attempt: out.retry.attempt }, `will retry: ${out.message}`);
+        break;
+      case 'unfinished':
+        if (debug) log.debug({ url: out.req.url }, 'stopped in flight: still pending');
         break;
       case 'skipped':
         if (out.reason === 'robots-unavailable' || out.reason === 'crawl-delay' || out.reason === 'private-address') log.warn({ url: out.req.url, reason: out.reason }, out.message ?? 'skipped');

@@ -23,7 +23,8 @@ const MAX_RETRY_AFTER_MS = 600_000;
 /**
  * Fetches a request and sorts the answer: 2xx (and 304 on recrawl) go on to parsing; a redirect
  * becomes a new link for the filters; 429, 5xx and network errors are retried with back-off
- * (honouring Retry-After) up to `max-retries`; anything else fails with a named code.
+ * (honouring Retry-After) up to `max-retries`; anything else fails with a named code. A fetch cut
+ * short by the crawl's stop (`signal`) is `unfinished`: still pending, not failed.
  *
  * @example
  * of(req).pipe(fetchPage(opts)) //=> { kind: 'fetched', req, response } or an Outcome
@@ -71,6 +72,8 @@ function classify(req: CrawlRequest, response: FetchResponse, opts: FetchPageOpt
 }
 
 function failure(req: CrawlRequest, err: FetchError, opts: FetchPageOptions): Outcome {
+  // Whatever the error says (aborted, a reset body), a fetch cut short by the crawl's stop is no failure of the URL.
+  if (opts.signal?.aborted) return { kind: 'unfinished', req };
   opts.politeness.recordFetch(req.host, 0);
   // The SSRF guard refused the address: a drop like the filters', not a failure of the site.
   if (err.code === 'private-address') return { kind: 'skipped', req, reason: 'private-address', message: err.message };

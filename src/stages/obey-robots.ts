@@ -15,6 +15,8 @@ export interface ObeyRobotsOptions {
   readonly maxRetries: number;
   /** A Crawl-delay above this skips the host. 0 = no limit. */
   readonly maxCrawlDelayMs: number;
+  /** The crawl's stop: a robots.txt fetch it cut short leaves the request pending, its origin not given up. */
+  readonly signal?: AbortSignal;
 }
 
 /**
@@ -37,6 +39,7 @@ export function obeyRobots(opts: ObeyRobotsOptions): OperatorFunction<UnitValue,
     if (cached) return of(judge(req, origin, cached, opts));
     // The robots.txt fetch was this host's request: the page waits its politeness delay, in its place.
     return from(opts.robots.get(origin).then((v): UnitValue => {
+      if (v.state === 'unavailable' && opts.signal?.aborted) return { kind: 'unfinished', req };
       const verdict = judge(req, origin, v, opts);
       return verdict === req ? { kind: 'requeue', req } : verdict;
     }));

@@ -50,7 +50,7 @@ export function documentInfo(req: CrawlRequest, d: DocumentDescription, contentS
   const follow = (duplicateOf === null ? d.links : []).map((l): Candidate => ({ href: l.href, url: l.url, vetted: true, base: d.base, depth: req.depth + 1 }));
   return {
     type: d.type, isHtml: d.isHtml, encoding: d.encoding, title: d.title, noindex: d.noindex, nofollow: d.nofollow,
-    contentMd5: d.contentMd5, duplicateOf,
+    contentMd5: d.contentMd5, duplicateOf, linksCut: d.linksCut,
     links: d.links.map((l) => ({ url: l.url, text: l.text })),
     follow,
   };
