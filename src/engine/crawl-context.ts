@@ -16,7 +16,7 @@ import { RobotsCache } from '../robots/robots-cache.js';
 import { productToken } from '../robots/robots-txt.js';
 import type { DropReport } from '../stages/admissible.js';
 import { linkPolicy, type LinkPolicy } from '../stages/link-policy.js';
-import { proxySettings } from '../fetch/proxy-settings.js';
+import { proxySettings, withoutPassword } from '../fetch/proxy-settings.js';
 import { CookieFile } from '../state/cookie-file.js';
 import { STATE_DIR, type CrawlState } from '../state/crawl-state.js';
 import { MirrorStore } from '../store/mirror-store.js';
@@ -82,7 +82,7 @@ export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen
   const guard = addressGuard({ allowPrivate: config.allowPrivateAddresses, trustedHosts: config.startingPoints.map((s) => new URL(s).hostname) });
   const proxy = proxySettings(config.proxy, process.env);
   if (config.insecure) log.warn('insecure: TLS certificates are not verified; anyone on the path can read and change what is crawled');
-  if (proxy) log.info({ http: proxy.http, https: proxy.https }, 'requests go through a proxy');
+  if (proxy) log.info({ http: withoutPassword(proxy.http), https: withoutPassword(proxy.https) }, 'requests go through a proxy');
   const direct = createDispatcher({
     resolve: config.resolve,
     connectTimeoutMs: config.connectTimeoutMs,

@@ -43,6 +43,8 @@ export class CookieDispatcher extends DelegatingDispatcher {
   }
 }
 
+const SET_COOKIE = 'set-cookie';
+
 /** Passes every callback on, reading the Set-Cookie headers of the response on the way. */
 class SetCookieHandler implements Dispatcher.DispatchHandler {
   constructor(
@@ -56,7 +58,9 @@ class SetCookieHandler implements Dispatcher.DispatchHandler {
 
   onHeaders(statusCode: number, rawHeaders: Buffer[], resume: () => void, statusText: string): boolean {
     for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
-      if (rawHeaders[i]!.length === 10 && rawHeaders[i]!.toString('latin1').toLowerCase() === 'set-cookie') this.setCookie(rawHeaders[i + 1]!.toString('latin1'));
+      const name = rawHeaders[i]!;
+      // Most names differ in length: only those of the right length are decoded and compared.
+      if (name.length === SET_COOKIE.length && name.toString('latin1').toLowerCase() === SET_COOKIE) this.setCookie(rawHeaders[i + 1]!.toString('latin1'));
     }
     return this.handler.onHeaders?.(statusCode, rawHeaders, resume, statusText) ?? true;
   }

@@ -25,7 +25,16 @@ export interface TlsConnectOptions {
 export function tlsConnectOptions(settings: TlsSettings): TlsConnectOptions {
   const rejectUnauthorized = !settings.insecure;
   if (settings.caFile === undefined) return { rejectUnauthorized };
-  const extra = process.env['NODE_EXTRA_CA_CERTS'];
-  const extraCerts = extra ? [readFileSync(extra, 'utf8')] : [];
-  return { rejectUnauthorized, ca: [...rootCertificates, ...extraCerts, readFileSync(settings.caFile, 'utf8')] };
+  return { rejectUnauthorized, ca: [...rootCertificates, ...extraCertificates(), readFileSync(settings.caFile, 'utf8')] };
+}
+
+/** The NODE_EXTRA_CA_CERTS file, as Node reads it at start: one it cannot read adds nothing (Node warns about it itself). */
+function extraCertificates(): string[] {
+  const path = process.env['NODE_EXTRA_CA_CERTS'];
+  if (!path) return [];
+  try {
+    return [readFileSync(path, 'utf8')];
+  } catch {
+    return [];
+  }
 }
