@@ -15,6 +15,7 @@ import { tempDir } from './support/temp-dir.js';
 /** Links to every blocked class as a literal address; the WHATWG parser turns the last three into 127.0.0.1. */
 const LITERALS: Record<string, string> = {
   'private 10/8': 'http://10.0.0.5/admin',
+  'private, behind userinfo': 'http://user@10.0.0.5/x',
   'private 172.16/12': 'http://172.16.0.1/',
   'private 192.168/16': 'http://192.168.1.1/',
   'loopback': 'http://127.0.0.1:PORT/',

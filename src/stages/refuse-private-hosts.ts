@@ -17,10 +17,10 @@ import { dropWhen, type Admissible, type DropReport } from './admissible.js';
 export function refusePrivateHosts(guard: AddressGuard, resolve: readonly ResolveEntry[], report: DropReport): MonoTypeOperatorFunction<Admissible> {
   const pinned = new Set(resolve.map((r) => `${r.host}:${r.port}`));
   return dropWhen<Admissible>(report, (a) => {
+    // An address starts with a digit or `[`: links to names that start with a letter stop here, unparsed.
+    const first = hostKey(a.url).charCodeAt(0);
+    if (first !== 0x5b && !(first >= 0x30 && first <= 0x39)) return undefined;
     const { hostname } = urlParts(a.url);
-    // A name never ends in a digit (the URL parser reads such a host as IPv4): most links stop here.
-    const last = hostname.charCodeAt(hostname.length - 1);
-    if (hostname[0] !== '[' && !(last >= 48 && last <= 57)) return undefined;
     const address = literalAddress(hostname);
     if (address === undefined || pinned.has(`${address}:${portOf(a.url, hostname)}`)) return undefined;
     return guard.refusal(hostname, address) ? 'private-address' : undefined;
