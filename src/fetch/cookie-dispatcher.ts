@@ -1,6 +1,7 @@
 import type { CookieJar } from 'tough-cookie';
 import type { Dispatcher } from 'undici';
 import { DelegatingDispatcher } from './delegating-dispatcher.js';
+import { DelegatingHandler } from './delegating-handler.js';
 
 /** A cookie jar, and who to tell when it changed (to save it). */
 export interface CookieStore {
@@ -46,34 +47,20 @@ export class CookieDispatcher extends DelegatingDispatcher {
 const SET_COOKIE = 'set-cookie';
 
 /** Passes every callback on, reading the Set-Cookie headers of the response on the way. */
-class SetCookieHandler implements Dispatcher.DispatchHandler {
+class SetCookieHandler extends DelegatingHandler {
   constructor(
-    private readonly handler: Dispatcher.DispatchHandler,
+    handler: Dispatcher.DispatchHandler,
     private readonly setCookie: (value: string) => void,
-  ) {}
-
-  onConnect(abort: (err?: Error) => void): void {
-    this.handler.onConnect?.(abort);
+  ) {
+    super(handler);
   }
 
-  onHeaders(statusCode: number, rawHeaders: Buffer[], resume: () => void, statusText: string): boolean {
+  override onHeaders(statusCode: number, rawHeaders: Buffer[], resume: () => void, statusText: string): boolean {
     for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
       const name = rawHeaders[i]!;
       // Most names differ in length: only those of the right length are decoded and compared.
       if (name.length === SET_COOKIE.length && name.toString('latin1').toLowerCase() === SET_COOKIE) this.setCookie(rawHeaders[i + 1]!.toString('latin1'));
     }
-    return this.handler.onHeaders?.(statusCode, rawHeaders, resume, statusText) ?? true;
-  }
-
-  onData(chunk: Buffer): boolean {
-    return this.handler.onData?.(chunk) ?? true;
-  }
-
-  onComplete(trailers: string[] | null): void {
-    this.handler.onComplete?.(trailers);
-  }
-
-  onError(err: Error): void {
-    this.handler.onError?.(err);
+    return super.onHeaders(statusCode, rawHeaders, resume, statusText);
   }
 }

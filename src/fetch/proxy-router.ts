@@ -4,6 +4,8 @@ import connectApi from 'undici/lib/api/api-connect.js';
 import DispatcherBase from 'undici/lib/dispatcher/dispatcher.js';
 import { bare, literalAddress, type AddressGuard, type PrivateAddressError } from './address-guard.js';
 import { DelegatingDispatcher } from './delegating-dispatcher.js';
+import { DelegatingHandler } from './delegating-handler.js';
+import { FetchError } from './fetch-error.js';
 import type { Lookup } from './guarded-connector.js';
 import type { ProxySettings } from './proxy-settings.js';
 
@@ -48,7 +50,7 @@ export class ProxyRouter extends DelegatingDispatcher {
     const proxy = this.proxies.get(proxyUrl)!;
     this.judge(bare(url.hostname), port, (refused) => {
       if (refused) handler.onError?.(refused);
-      else proxy.dispatch(options, handler);
+      else proxy.dispatch(options, new ProxyErrorHandler(handler));
     });
     return true;
   }
@@ -66,5 +68,19 @@ export class ProxyRouter extends DelegatingDispatcher {
       }
       done(undefined);
     });
+  }
+}
+
+/**
+ * Names the proxy's refusals, which undici reports as an aborted request (a CONNECT answered with
+ * anything but 200) or a bad argument (407): `proxy-refused`, retried like a 5xx, and
+ * `proxy-auth`, given up. Every other callback passes through.
+ */
+class ProxyErrorHandler extends DelegatingHandler {
+  override onError(err: Error): void {
+    const { message } = err;
+    if (message.startsWith('Proxy response (')) super.onError(new FetchError('proxy-refused', message, 'retry'));
+    else if (message.startsWith('Proxy Authentication Required')) super.onError(new FetchError('proxy-auth', `${message}: give the proxy URL as http://user:password@host:port`, 'give-up'));
+    else super.onError(err);
   }
 }
