@@ -193,3 +193,19 @@ describe('the SSRF guard behind a proxy', () => {
     expect(run.record.lookups).toEqual(expect.arrayContaining(Object.keys(DNS)));
   });
 });
+
+describe('a seed whose own host is a private address', () => {
+  let run: Run;
+  beforeAll(async () => {
+    run = await crawlOn('seed-host', { startingPoints: [`http://127.0.0.1:${port}/`], resolve: [] });
+  });
+
+  it('is crawled (an intranet crawl started on purpose), its links elsewhere still refused', () => {
+    expect(run.stats.documents).toBeGreaterThan(0);
+    expect(run.seen.filter((s) => s.path === '/').map((s) => s.host)).toEqual(['127.0.0.1']);
+    expect(new Set(run.record.connects)).toEqual(new Set(['127.0.0.1']));
+    // The literal link to the seed's own address is the seed itself: every other drop stays.
+    expect(run.stats.droppedByReason['private-address']).toBe(PRIVATE_DROPS() - 1);
+    expect(run.seen.some((s) => s.host === 'local.test')).toBe(false);
+  });
+});
