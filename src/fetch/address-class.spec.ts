@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addressClass, type AddressClass } from './address-class.js';
+import { addressClass, inCidr, type AddressClass } from './address-class.js';
 
 describe('addressClass', () => {
   it.each<[string, AddressClass | undefined]>([
@@ -64,5 +64,19 @@ describe('addressClass', () => {
     ['999.1.1.1', undefined],
   ])('%s is %s', (address, expected) => {
     expect(addressClass(address)).toBe(expected);
+  });
+});
+
+describe('inCidr', () => {
+  it.each<[string, string, number, boolean]>([
+    ['10.1.2.3', '10.0.0.0', 8, true],
+    ['11.1.2.3', '10.0.0.0', 8, false],
+    ['1.2.3.4', '0.0.0.0', 0, true],
+    ['[fd12::1]', 'fd00::', 8, true],
+    ['fe80::1', 'fd00::', 8, false],
+    ['10.1.2.3', 'fd00::', 8, false],
+    ['name.test', '10.0.0.0', 8, false],
+  ])('%s in %s/%i: %s', (address, network, prefix, expected) => {
+    expect(inCidr(address, network, prefix)).toBe(expected);
   });
 });

@@ -82,6 +82,20 @@ export function addressClass(address: string): AddressClass | undefined {
   return inRange(value, GLOBAL_UNICAST, 3, 128) ? undefined : 'reserved';
 }
 
+/**
+ * Whether an IP address lies in a CIDR range (`10.0.0.0/8`, `fd00::/8`); false for anything that
+ * is not an address of the range's family.
+ *
+ * @example
+ * inCidr('10.1.2.3', '10.0.0.0', 8) //=> true
+ */
+export function inCidr(address: string, network: string, prefix: number): boolean {
+  const text = address.replace(/^\[|\]$/g, '');
+  if (isIPv4(text) && isIPv4(network)) return prefix >= 0 && prefix <= 32 && inRange(ipv4Value(text), ipv4Value(network), prefix, 32);
+  if (isIPv6(text) && isIPv6(network)) return prefix >= 0 && prefix <= 128 && inRange(ipv6Value(text), ipv6Value(network), prefix, 128);
+  return false;
+}
+
 function lookUp(ranges: readonly Range[], value: bigint, bits: number): AddressClass | undefined {
   for (const [network, prefix, kind] of ranges) if (inRange(value, network, prefix, bits)) return kind;
   return undefined;

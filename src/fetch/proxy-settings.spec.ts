@@ -40,6 +40,11 @@ describe('noProxyRule', () => {
     ['*', 'anything.test', 443, true],
     ['b.test,,c.test', 'a.test', 80, false],
     ['', 'a.test', 80, false],
+    ['10.0.0.0/8', '10.20.30.40', 80, true],
+    ['10.0.0.0/8', '11.0.0.1', 80, false],
+    ['10.0.0.0/8', 'a10.test', 80, false],
+    ['a.test, fd00::/8', '[fd12::1]', 443, true],
+    ['192.168.0.0/33', '192.168.0.1', 80, false],
   ])('NO_PROXY=%j: %s:%i bypasses the proxy: %s', (noProxy, host, port, expected) => {
     expect(noProxyRule(noProxy)(host, port)).toBe(expected);
   });

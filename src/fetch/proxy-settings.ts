@@ -1,3 +1,4 @@
+import { inCidr } from './address-class.js';
 import { bare } from './address-guard.js';
 
 /** Where requests go through a proxy: a proxy URL per scheme, and the hosts that are reached directly. */
@@ -32,15 +33,17 @@ export function proxySettings(proxy: string | undefined, env: NodeJS.ProcessEnv)
 /**
  * NO_PROXY as curl reads it: names separated by commas (or spaces); `*` alone means every host; a
  * name matches itself and its subdomains, with or without a leading dot (`.a.test` and `a.test`
- * both match `www.a.test`); `NAME:PORT` matches that port only; IPv6 addresses with or without brackets.
+ * both match `www.a.test`); `NAME:PORT` matches that port only; IPv6 addresses with or without brackets;
+ * `ADDRESS/BITS` matches a literal address in that range (curl 7.86 and later).
  *
  * @example
  * noProxyRule('localhost, .internal, cache.test:8080')('www.internal', 80) //=> true
  */
 export function noProxyRule(noProxy: string): (hostname: string, port: number) => boolean {
-  const entries = noProxy
-    .split(/[\s,]+/)
-    .filter((e) => e !== '')
+  const words = noProxy.split(/[\s,]+/).filter((e) => e !== '');
+  const ranges = words.map((w) => /^(.+)\/(\d+)$/.exec(w)).filter((m): m is RegExpExecArray => m !== null).map((m) => [bare(m[1]!), Number(m[2])] as const);
+  const entries = words
+    .filter((w) => !w.includes('/'))
     .map((entry) => {
       const m = /^(\[[^\]]*\]|[^:]*):(\d+)$/.exec(entry);
       return { name: bare(m ? m[1]! : entry).replace(/^\*?\./, ''), port: m ? Number(m[2]) : 0 };
@@ -48,7 +51,10 @@ export function noProxyRule(noProxy: string): (hostname: string, port: number) =
   if (entries.some((e) => e.name === '*')) return () => true;
   return (hostname, port) => {
     const host = bare(hostname);
-    return entries.some((e) => (e.port === 0 || e.port === port) && (host === e.name || host.endsWith(`.${e.name}`)));
+    return (
+      entries.some((e) => (e.port === 0 || e.port === port) && (host === e.name || host.endsWith(`.${e.name}`))) ||
+      ranges.some(([network, prefix]) => inCidr(host, network, prefix))
+    );
   };
 }
 
