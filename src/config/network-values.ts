@@ -30,14 +30,24 @@ export const pemFile: ValueParser<string | undefined> = (v, key) => {
  */
 export const proxyUrl: ValueParser<string | undefined> = (v, key) => {
   const text = optionalText(v, key);
-  if (text === undefined) return undefined;
-  const url = /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `http://${text}`;
-  if (!URL.canParse(url)) throw new BadValue(`"${text}" is not a proxy URL for ${key}`);
-  const { protocol, hostname } = new URL(url);
-  if (protocol !== 'http:' && protocol !== 'https:') throw new BadValue(`${key} "${text}": only http:// and https:// proxies are supported`);
-  if (hostname === '') throw new BadValue(`${key} "${text}" has no host`);
-  return url;
+  return text === undefined ? undefined : proxyUrlOf(text, key);
 };
+
+/**
+ * A proxy URL from `proxy` or an environment variable (`what` names it in the message), read as
+ * curl reads one: a bare `host:port` is http. Throws {@link BadValue}.
+ *
+ * @example
+ * proxyUrlOf('proxy.test:3128', 'HTTPS_PROXY') //=> 'http://proxy.test:3128'
+ */
+export function proxyUrlOf(text: string, what: string): string {
+  const url = /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `http://${text}`;
+  if (!URL.canParse(url)) throw new BadValue(`"${text}" is not a proxy URL for ${what}`);
+  const { protocol, hostname } = new URL(url);
+  if (protocol !== 'http:' && protocol !== 'https:') throw new BadValue(`${what} "${text}": only http:// and https:// proxies are supported`);
+  if (hostname === '') throw new BadValue(`${what} "${text}" has no host`);
+  return url;
+}
 
 /** Header names the crawler sets itself, or that would break the exchange. */
 const OWN_HEADERS = new Map([

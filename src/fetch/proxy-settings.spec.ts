@@ -14,8 +14,15 @@ describe('proxySettings', () => {
     [undefined, { ALL_PROXY: 'http://a:1', https_proxy: 'http://s:1' }, 'http://a:1', 'http://s:1'],
     [undefined, { http_proxy: '', HTTP_PROXY: 'http://u:1' }, 'http://u:1', undefined],
     ['http://flag:1', { http_proxy: 'http://p:1', https_proxy: 'http://s:1' }, 'http://flag:1', 'http://flag:1'],
+    [undefined, { https_proxy: 'proxy.test:3128' }, undefined, 'http://proxy.test:3128'],
   ])('--proxy %s with %j: http %s, https %s', (proxy, env, http, https) => {
     expect(proxySettings(proxy, env)).toMatchObject({ http, https });
+  });
+
+  it('refuses a variable that is no http(s) proxy URL, naming it', () => {
+    expect(() => proxySettings(undefined, { HTTPS_PROXY: 'socks4://p.test:1080' })).toThrow(
+      'HTTPS_PROXY "socks4://p.test:1080": only http:// and https:// proxies are supported',
+    );
   });
 
   it('applies no_proxy (lower case first) with --proxy too', () => {

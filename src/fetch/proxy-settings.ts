@@ -1,3 +1,6 @@
+import { ConfigError } from '../config/config-error.js';
+import { proxyUrlOf } from '../config/network-values.js';
+import { BadValue } from '../config/value-parsers.js';
 import { inCidr } from './address-class.js';
 import { bare } from './address-guard.js';
 
@@ -14,20 +17,37 @@ export interface ProxySettings {
 /**
  * The proxies of a crawl, read as curl reads them: the `proxy` key (curl's `--proxy`) for every
  * scheme, else `http_proxy` for http: and `https_proxy` for https: URLs, else `all_proxy`; each
- * name lower case first, then upper case. `no_proxy` / `NO_PROXY` apply in every case. Undefined
- * when no proxy is set.
+ * name lower case first, then upper case; a bare `host:port` is http. `no_proxy` / `NO_PROXY`
+ * apply in every case. Undefined when no proxy is set.
+ *
+ * @throws {ConfigError} `ENV_BAD_VALUE` for a variable that is no http(s) proxy URL.
  *
  * @example
  * proxySettings(undefined, { HTTPS_PROXY: 'http://proxy:3128', NO_PROXY: '.internal' })
  * //=> { http: undefined, https: 'http://proxy:3128', bypass: [Function] }
  */
 export function proxySettings(proxy: string | undefined, env: NodeJS.ProcessEnv): ProxySettings | undefined {
-  const read = (name: string): string | undefined => env[name] || env[name.toUpperCase()] || undefined;
+  const named = (name: string): string | undefined => (env[name] ? name : env[name.toUpperCase()] ? name.toUpperCase() : undefined);
+  const read = (name: string): string | undefined => {
+    const variable = named(name);
+    return variable === undefined ? undefined : proxyFromEnv(variable, env[variable]!);
+  };
   const all = proxy ?? read('all_proxy');
   const http = proxy ?? read('http_proxy') ?? all;
   const https = proxy ?? read('https_proxy') ?? all;
   if (http === undefined && https === undefined) return undefined;
-  return { http, https, bypass: noProxyRule(read('no_proxy') ?? '') };
+  const noProxy = named('no_proxy');
+  return { http, https, bypass: noProxyRule(noProxy === undefined ? '' : env[noProxy]!) };
+}
+
+/** A proxy variable's URL, or a configuration error naming the variable. */
+function proxyFromEnv(variable: string, text: string): string {
+  try {
+    return proxyUrlOf(text, variable);
+  } catch (err) {
+    if (err instanceof BadValue) throw new ConfigError('ENV_BAD_VALUE', '', err.message);
+    throw err;
+  }
 }
 
 /**
