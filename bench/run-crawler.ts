@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createWriteStream, existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const TIME = '/usr/bin/time';
@@ -23,6 +23,8 @@ export interface CrawlSettings {
   readonly maxPerHost: number;
   /** Guard so that a run stays bounded even if the crawler stalls. */
   readonly timeLimitSeconds: number;
+  /** Archive the crawl as WARC (`warc-file` = workDir/warc/crawl). */
+  readonly warc?: boolean;
 }
 
 /** What stats.json holds that the benchmarks read. */
@@ -85,6 +87,7 @@ log-level = 0;
 threads = ${s.threads};
 <output-options>
 index-file = "";
+warc-file = "${s.warc ? join(dirname(repository), 'warc', 'crawl') : ''}";
 `;
 }
 

@@ -5,13 +5,14 @@
  *   npm run bench -- --pages 100000 [--hosts 50]    # one size
  *   npm run bench -- --site /usr/share/doc/python3.11/html [--compare-wget]
  *   npm run bench -- --pages 20000 --cpu-prof DIR   # also write a V8 CPU profile of the crawler
+ *   npm run bench -- --pages 20000 --warc           # the same crawl archived as WARC (and CDXJ)
  *
  * Each server runs in a child process of its own; the crawler is `node dist/tarantula.mjs crawl` on a
  * generated Crawler.conf (threads 16, no politeness delay, every body saved, no page cap). Pages/s
  * is documents / wall seconds of the whole crawler process. Other flags: --threads N, --keep (keep
  * the work folder), --json FILE (append the results as JSON lines).
  */
-import { appendFile, mkdtemp, rm } from 'node:fs/promises';
+import { appendFile, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startChildServer, type ChildServer } from './child-server.js';
@@ -28,6 +29,7 @@ const value = (name: string): string | undefined => {
 const threads = Number(value('--threads') ?? 16);
 const hosts = Number(value('--hosts') ?? 50);
 const keep = argv.includes('--keep');
+const warc = argv.includes('--warc');
 const jsonFile = value('--json');
 const cpuProfDir = value('--cpu-prof');
 const TIME_LIMIT_S = 290;
@@ -61,6 +63,12 @@ async function measure(label: string, server: ChildServer, settings: CrawlSettin
   console.log(`  stats.json     ${fmt(s.seconds, 2)} s crawl → ${fmt(s.pagesPerSecond)} pages/s; CPU ${fmt(s.cpuSeconds, 2)} s; peak RSS ${s.peakRssMb} MB`);
   if (run.time) console.log(`  /usr/bin/time  CPU ${fmt(run.time.cpuSeconds, 2)} s (user ${fmt(run.time.userSeconds, 2)} + sys ${fmt(run.time.sysSeconds, 2)}); max RSS ${run.time.maxRssMb} MB; elapsed ${fmt(run.time.elapsedSeconds, 2)} s`);
   console.log(`  crawler CPU    ${fmt(((run.time?.cpuSeconds ?? s.cpuSeconds) / s.documents) * 1000, 2)} ms per page; server child CPU ${fmt(serverCpu, 2)} s`);
+  if (settings.warc) {
+    const dir = join(work, 'warc');
+    const files = await readdir(dir);
+    const sizes = await Promise.all(files.map(async (f) => (await stat(join(dir, f))).size));
+    console.log(`  warc           ${files.join(', ')}: ${fmt(sizes.reduce((a, b) => a + b, 0) / 1e6)} MB`);
+  }
   if (jsonFile) await appendFile(jsonFile, JSON.stringify({ label, ...extra, wallSeconds: run.wallSeconds, pagesPerSecond: s.documents / run.wallSeconds, serverCpu, stats: s, time: run.time }) + '\n');
   if (!keep) workDirs.push(work);
   else console.log(`  kept           ${work}`);
@@ -75,9 +83,9 @@ async function syntheticWeb(pages: number): Promise<boolean> {
       seeds: [hubUrl(server.port)],
       scope: 'domain-scope', // the hub is bench.test: every hN.bench.test is a subdomain; offsite.example is not
       resolve: want.hostNames.map((h) => `${h}:${server.port}:127.0.0.1`),
-      threads, maxPerHost: 1, timeLimitSeconds: TIME_LIMIT_S,
+      threads, maxPerHost: 1, timeLimitSeconds: TIME_LIMIT_S, warc,
     };
-    const run = await measure(`synthetic web: ${fmt(pages, 0)} pages on ${hosts} hosts (+ hub), threads ${threads}`, server, settings, { pages, hosts, threads });
+    const run = await measure(`synthetic web: ${fmt(pages, 0)} pages on ${hosts} hosts (+ hub), threads ${threads}${warc ? ', --warc' : ''}`, server, settings, { pages, hosts, threads, warc });
     const got404 = run.stats.byStatus['404'] ?? 0;
     const ok = run.stats.documents === want.documents && got404 === want.notFound;
     console.log(`  check          ${ok ? 'complete' : 'INCOMPLETE'}: ${run.stats.documents}/${want.documents} documents, ${got404}/${want.notFound} 404s`);

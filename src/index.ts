@@ -26,6 +26,7 @@ export { normalizeLinks } from './stages/normalize-links.js';
 export { refusePrivateHosts } from './stages/refuse-private-hosts.js';
 export { obeyRobots, type ObeyRobotsOptions } from './stages/obey-robots.js';
 export { parseDocument, type ParseDocumentOptions } from './stages/parse-document.js';
+export { readSitemaps } from './stages/read-sitemaps.js';
 export { reuseStored } from './stages/reuse-stored.js';
 export { robotsAllowed } from './stages/robots-allowed.js';
 export { storeDocument } from './stages/store-document.js';
@@ -44,13 +45,15 @@ export { parseArgs, type ParsedArgs } from './config/parse-args.js';
 export { DEFAULT_CONFIG } from './config/keys.js';
 export { createLogger, type CrawlLogger } from './log/create-logger.js';
 
-export { fetchDocument, type FetchOptions, type FetchResponse, type Validators } from './fetch/fetch-document.js';
+export { fetchDocument, type FetchOptions, type FetchResponse, type Validators, type WireExchange } from './fetch/fetch-document.js';
 export { createDispatcher, type DispatcherOptions } from './fetch/create-dispatcher.js';
 export { addressClass, type AddressClass } from './fetch/address-class.js';
 export { addressGuard, PrivateAddressError, type AddressGuard } from './fetch/address-guard.js';
 export { proxySettings, type ProxySettings } from './fetch/proxy-settings.js';
 export { FetchError } from './fetch/fetch-error.js';
 export { RobotsCache, type RobotsVerdict } from './robots/robots-cache.js';
+export { readSitemap, type SitemapContents, type SitemapUrl } from './sitemap/read-sitemap.js';
+export { WarcArchive, archiveOf, type WarcArchiveOptions } from './archive/warc-archive.js';
 export { parseRobotsTxt, productToken, RobotsTxt } from './robots/robots-txt.js';
 
 export { normalizeUrl, type NormalizeOptions } from './url/normalize-url.js';

@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NO_DELAYS, startWeb, type E2eWeb } from './support/e2e-web.js';
+import { NO_DELAYS, NO_SITEMAPS, startWeb, type E2eWeb } from './support/e2e-web.js';
 import { resolveFlags, runCli } from './support/run-cli.js';
 import { tempDir } from './support/temp-dir.js';
 
@@ -36,7 +36,7 @@ async function crawlConf(name: string, lines: (seed: string) => string[]) {
   const host = `${name.replace(/\W+/g, '-')}.test`;
   const file = `${host}.conf`;
   await writeFile(join(tmp.dir, file), lines(web.url(host)).join('\n') + '\n');
-  const result = await runCli(['crawl', file, '--repository', join(tmp.dir, host), ...resolveFlags([host], web.server.port), ...NO_DELAYS], { cwd: tmp.dir });
+  const result = await runCli(['crawl', file, '--repository', join(tmp.dir, host), ...resolveFlags([host], web.server.port), ...NO_DELAYS, ...NO_SITEMAPS], { cwd: tmp.dir });
   return { ...result, host, file };
 }
 

@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { NO_DELAYS, readStats } from './support/e2e-web.js';
+import { NO_DELAYS, NO_SITEMAPS, readStats } from './support/e2e-web.js';
 import type { ChildProcess } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { runCli, type CliOptions } from './support/run-cli.js';
@@ -58,7 +58,7 @@ beforeEach(() => {
 });
 
 async function crawl(repo: string, flags: readonly string[] = [], opts: CliOptions = {}) {
-  const args = ['crawl', ...NO_DELAYS, '--seed', `http://login.test:${port}/`, '--resolve', `login.test:${port}:127.0.0.1`,
+  const args = ['crawl', ...NO_DELAYS, ...NO_SITEMAPS, '--seed', `http://login.test:${port}/`, '--resolve', `login.test:${port}:127.0.0.1`,
     '--repository', join(tmp.dir, repo), '--log-level', '0', ...flags];
   const run = await runCli(args, { cwd: tmp.dir, ...opts });
   return { ...run, stats: await readStats(join(tmp.dir, repo)) };

@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { NO_DELAYS, readStats } from './support/e2e-web.js';
+import { NO_DELAYS, NO_SITEMAPS, readStats } from './support/e2e-web.js';
 import { startForwardProxy, type ForwardProxy } from './support/forward-proxy.js';
 import { runCli } from './support/run-cli.js';
 import { makeTestCa } from './support/test-certificates.js';
@@ -63,7 +63,7 @@ let runs = 0;
 async function crawl(env: Record<string, string>, flags: readonly string[] = []) {
   const repo = join(tmp.dir, `repo-${++runs}`);
   const hosts = [['plain.test', plainPort], ['direct.test', plainPort], ['secure.test', securePort]] as const;
-  const args = ['crawl', ...NO_DELAYS, '--repository', repo, '--ca-file', caFile, '--log-level', '0', '--max-retries', '0',
+  const args = ['crawl', ...NO_DELAYS, ...NO_SITEMAPS, '--repository', repo, '--ca-file', caFile, '--log-level', '0', '--max-retries', '0',
     ...hosts.flatMap(([h, p]) => ['--seed', `${h === 'secure.test' ? 'https' : 'http'}://${h}:${p}/`, '--resolve', `${h}:${p}:127.0.0.1`]), ...flags];
   const run = await runCli(args, { cwd: tmp.dir, env: { ...NO_PROXY_ENV, ...env } });
   return { ...run, stats: await readStats(repo) };

@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NO_DELAYS, readStats } from './support/e2e-web.js';
+import { NO_DELAYS, NO_SITEMAPS, readStats } from './support/e2e-web.js';
 import { runCli, type CliResult } from './support/run-cli.js';
 import { makeTestCa, selfSigned, type KeyPair } from './support/test-certificates.js';
 import { tempDir } from './support/temp-dir.js';
@@ -69,7 +69,7 @@ let runs = 0;
 /** Crawls https://SITE/ with its name resolved to the server, three retries allowed. */
 async function crawl(site: Site, flags: readonly string[] = []): Promise<CliResult & { stats: Awaited<ReturnType<typeof readStats>> }> {
   const repo = join(tmp.dir, `repo-${++runs}`);
-  const args = ['crawl', ...NO_DELAYS, '--seed', `https://${site.host}:${site.port}/`, '--resolve', `${site.host}:${site.port}:127.0.0.1`,
+  const args = ['crawl', ...NO_DELAYS, ...NO_SITEMAPS, '--seed', `https://${site.host}:${site.port}/`, '--resolve', `${site.host}:${site.port}:127.0.0.1`,
     '--repository', repo, '--max-retries', '3', '--log-level', '0', ...flags];
   const result = await runCli(args, { cwd: tmp.dir });
   return { ...result, stats: await readStats(repo) };

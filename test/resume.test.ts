@@ -28,7 +28,7 @@ describe('a crawl killed with SIGKILL resumes where it stopped', () => {
     'crawl', '--seed', `http://${HOSTS[0]}:${server.port}/p0.html`, ...resolveFlags(HOSTS, server.port),
     '--repository', join(dir, 'repo'), // A politeness delay keeps the crawl running long enough to be killed mid-way.
     '--threads', '2', '--delay-factor', '0', '--min-delay', '30', '--max-delay', '30',
-    '--log-level', '0', '--scope', 'free-spanning',
+    '--log-level', '0', '--scope', 'free-spanning', '--sitemaps', 'false',
   ];
 
   it('fetches every page once, but those in flight at each kill, and writes a whole index', async () => {

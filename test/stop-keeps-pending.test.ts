@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FixtureHooks } from '../src/demo/fixture-server.js';
-import { NO_DELAYS, readStats, startWeb, type E2eWeb } from './support/e2e-web.js';
+import { NO_DELAYS, NO_SITEMAPS, readStats, startWeb, type E2eWeb } from './support/e2e-web.js';
 import { parseSeedIndex } from './support/index-files.js';
 import { CLI } from './support/run-cli.js';
 import { tempDir } from './support/temp-dir.js';
@@ -58,7 +58,7 @@ async function until(check: () => boolean, timeoutMs = 15_000): Promise<void> {
 
 /** The crawl's arguments, with a user agent that tells this case's requests apart from the others'. */
 function crawlArgs(repo: string, agent: string): string[] {
-  return ['--seed', web.url('slow.test'), '--threads', String(THREADS), '--max-per-host', String(THREADS), '--repository', repo, '--log-level', '0', '--user-agent', agent, ...NO_DELAYS, ...web.resolve()];
+  return ['--seed', web.url('slow.test'), '--threads', String(THREADS), '--max-per-host', String(THREADS), '--repository', repo, '--log-level', '0', '--user-agent', agent, ...NO_DELAYS, ...NO_SITEMAPS, ...web.resolve()];
 }
 
 interface Exit {

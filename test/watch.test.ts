@@ -27,7 +27,7 @@ describe('tarantula crawl --watch', () => {
     const pages = () => server.requests.filter((r) => !r.path.endsWith('robots.txt'));
     const run = await runCli(
       ['crawl', '--watch', '--period', '0.0003', '--seed', `http://${HOST}:${server.port}/p0.html`, ...resolveFlags([HOST], server.port),
-        '--repository', join(dir, 'repo'), '--delay-factor', '0', '--min-delay', '0', '--max-delay', '0', '--log-level', '0'],
+        '--repository', join(dir, 'repo'), '--delay-factor', '0', '--min-delay', '0', '--max-delay', '0', '--log-level', '0', '--sitemaps', 'false'],
       {
         cwd: dir,
         onSpawn: (child) => {

@@ -29,6 +29,8 @@ export interface CrawlerConfig {
   readonly maxUrlLength: number;
   readonly maxPathRepetition: number;
   readonly maxLinksPerPage: number;
+  /** Read robots.txt `Sitemap:` lines and /sitemap.xml of every host in scope (SPEC §9). */
+  readonly sitemaps: boolean;
   // politeness-options
   readonly delayFactor: number;
   readonly minDelayMs: number;
@@ -72,4 +74,8 @@ export interface CrawlerConfig {
   /** Where the extra index goes (`-` = stdout); undefined = only REPOSITORY/index.txt. */
   readonly indexFile: string | undefined;
   readonly indexFormat: IndexFormat;
+  /** PATH of the WARC files `PATH-00000.warc.gz`, …; undefined = no WARC (SPEC §9). */
+  readonly warcFile: string | undefined;
+  /** Bytes a WARC file may reach before the next one starts; 0 = one file. */
+  readonly warcMaxSize: number;
 }

@@ -23,6 +23,7 @@ const CASES: { readonly [F in keyof CrawlerConfig]: readonly [ConfValue, Crawler
   maxUrlLength: [scalar('100'), 100, list('1'), 'max-url-length takes a single value, not a list'],
   maxPathRepetition: [scalar('2'), 2, scalar('two'), '"two" is not a number for max-path-repetition'],
   maxLinksPerPage: [scalar('10'), 10, scalar('1 0'), '"1 0" is not a number for max-links-per-page'],
+  sitemaps: [scalar('false'), false, scalar('sometimes'), '"sometimes" is not true or false for sitemaps'],
   delayFactor: [scalar('0.5'), 0.5, scalar('-0.5'), 'delay-factor must be at least 0, not -0.5'],
   minDelayMs: [scalar('0'), 0, scalar('0.5'), '"0.5" is not a whole number for min-delay'],
   maxDelayMs: [scalar('1000'), 1000, scalar(''), '"" is not a number for max-delay'],
@@ -52,6 +53,8 @@ const CASES: { readonly [F in keyof CrawlerConfig]: readonly [ConfValue, Crawler
   threads: [scalar('1'), 1, scalar('0'), 'threads must be at least 1, not 0'],
   indexFile: [scalar('-'), '-', list(), 'index-file takes a single value, not a list'],
   indexFormat: [scalar('JSONL'), 'jsonl', scalar('xml'), 'unknown index-format "xml" (expected seed, jsonl, csv or edges)'],
+  warcFile: [scalar('out/crawl'), 'out/crawl', list('a'), 'warc-file takes a single value, not a list'],
+  warcMaxSize: [scalar('5000000'), 5_000_000, scalar('1GB'), '"1GB" is not a number for warc-max-size'],
 };
 
 describe('KEYS', () => {
@@ -80,12 +83,13 @@ describe('KEYS', () => {
     expect(DEFAULT_CONFIG).toEqual({
       startingPoints: [], acceptList: [], rejectList: [], maxPageNumber: 0, scope: 'domain-scope',
       traversal: 'bfs', repository: './repository', timeLimitMs: 0, maxDepth: 20, maxPagesPerHost: 0,
-      maxUrlLength: 2048, maxPathRepetition: 3, maxLinksPerPage: 100_000, delayFactor: 5, minDelayMs: 3000,
+      maxUrlLength: 2048, maxPathRepetition: 3, maxLinksPerPage: 100_000, sitemaps: true, delayFactor: 5, minDelayMs: 3000,
       maxDelayMs: 30000, maxPerHost: 1, maxCrawlDelayMs: 60_000, robotsTtlMs: 86_400_000, obeyRelNofollow: true,
       userAgent: `tarantula/${VERSION}`, resolve: [], connectTimeoutMs: 10000, headerTimeoutMs: 30000,
       bodyTimeoutMs: 30000, maxBodySize: 10_485_760, maxDecodedSize: 20_971_520, maxRedirects: 5, maxRetries: 2,
       allowPrivateAddresses: false, caFile: undefined, insecure: false, proxy: undefined, http2: false, cookies: false, headers: [],
       logFile: 'screen', logLevel: 1, periodHours: 72, threads: 16, indexFile: undefined, indexFormat: 'seed',
+      warcFile: undefined, warcMaxSize: 1_000_000_000,
     });
     expect(Object.isFrozen(DEFAULT_CONFIG)).toBe(true);
   });

@@ -114,6 +114,11 @@ export const KEYS: { readonly [F in keyof CrawlerConfig]: KeySpec<F> } = {
     default: '100000', parse: count,
     doc: 'Distinct links taken from one page at most, against pages that are link traps; a page it cuts is named in a warning. Real pages stay far below it: the largest index of the Rust documentation links 24,045 pages.',
   },
+  sitemaps: {
+    name: 'sitemaps', section: 'crawler-options', kind: 'boolean', unit: 'true, false',
+    default: 'true', parse: booleanValue,
+    doc: 'Read the sitemaps of every host in scope (robots.txt Sitemap: lines and /sitemap.xml) and crawl the URLs they list.',
+  },
   delayFactor: {
     name: 'delay-factor', section: 'politeness-options', kind: 'number', unit: 'times the last fetch',
     default: '5', parse: numberOf({ fraction: true }),
@@ -258,6 +263,16 @@ export const KEYS: { readonly [F in keyof CrawlerConfig]: KeySpec<F> } = {
     name: 'index-format', section: 'output-options', kind: 'choice', unit: INDEX_FORMATS.join(', '),
     default: 'seed', parse: choiceOf(INDEX_FORMATS),
     doc: 'The format of index-file.',
+  },
+  warcFile: {
+    name: 'warc-file', section: 'output-options', kind: 'string', unit: 'path, or empty',
+    default: '""', parse: optionalText,
+    doc: 'Archive every fetch as WARC/1.1 in PATH-00000.warc.gz, … with a CDXJ index PATH-00000.cdxj beside each; empty: no WARC.',
+  },
+  warcMaxSize: {
+    name: 'warc-max-size', section: 'output-options', kind: 'integer', unit: 'bytes',
+    default: '1000000000', parse: count,
+    doc: 'A WARC file takes no more records once it would pass this size; the next file starts.',
   },
 };
 

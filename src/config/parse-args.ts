@@ -44,6 +44,7 @@ export const FLAG_ALIASES: ReadonlyMap<string, string> = new Map([
   ['index', 'index-file'],
   ['format', 'index-format'],
   ['header', 'headers'],
+  ['warc', 'warc-file'],
 ]);
 
 const fraction = numberOf({ fraction: true, max: 1 });

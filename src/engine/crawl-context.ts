@@ -1,6 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { join } from 'node:path';
 import type { Dispatcher } from 'undici';
+import type { WarcArchive } from '../archive/warc-archive.js';
 import type { CrawlerConfig } from '../config/config.js';
 import { addressGuard, type AddressGuard } from '../fetch/address-guard.js';
 import { CookieDispatcher } from '../fetch/cookie-dispatcher.js';
@@ -58,6 +59,10 @@ export interface CrawlContext {
   readonly report: DropReport;
   /** Worker threads that describe and store documents (the default unit's parse and mirror stages). */
   readonly documents: DocumentPool;
+  /** The WARC every fetch is archived in (`warc-file`), if any. */
+  readonly archive: WarcArchive | undefined;
+  /** `host:port` → the peer address of its latest connection: the archive's WARC-IP-Address. */
+  readonly addresses: Map<string, string>;
   /** Aborts every fetch in flight: the crawl is being stopped. */
   readonly abort: AbortController;
   close(): Promise<void>;
@@ -74,8 +79,17 @@ export type NetworkHooks = Pick<DispatcherOptions, 'lookup' | 'wrapConnector'>;
  * const ctx = createCrawlContext(config, log, seen, await openCrawlState(config.repository, seen));
  * crawl(defaultSpec(ctx)).subscribe();
  */
-export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen: SeenSet, state: CrawlState, network: NetworkHooks = {}): CrawlContext {
+export function createCrawlContext(
+  config: CrawlerConfig,
+  log: CrawlLogger,
+  seen: SeenSet,
+  state: CrawlState,
+  archiving?: { readonly archive: WarcArchive; readonly addresses: Map<string, string> },
+  network: NetworkHooks = {},
+): CrawlContext {
   const abort = new AbortController();
+  const archive = archiving?.archive;
+  const addresses = archiving?.addresses ?? new Map<string, string>();
   // Every fetch in flight listens to this one signal.
   setMaxListeners(0, abort.signal);
   const stats = new CrawlStats((url) => state.known.has(url));
@@ -91,6 +105,7 @@ export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen
     tls: { caFile: config.caFile, insecure: config.insecure },
     http2: config.http2,
     ...(proxy ? { proxy } : {}),
+    ...(archive ? { remoteAddresses: addresses } : {}),
     ...network,
   });
   const cookies = config.cookies ? CookieFile.open(join(config.repository, STATE_DIR, 'cookies.json'), (msg) => log.warn(msg)) : undefined;
@@ -104,10 +119,12 @@ export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen
     maxBodySize: config.maxBodySize,
     maxDecodedSize: config.maxDecodedSize,
     signal: abort.signal,
+    ...(archive ? { capture: true } : {}),
   };
   const robotsFetch = { ...fetchOptions, maxBodySize: ROBOTS_MAX_BYTES, maxDecodedSize: ROBOTS_MAX_BYTES };
   const robots = new RobotsCache({
-    fetch: (url) => fetchDocument(url, robotsFetch),
+    // robots.txt is archived too, as Heritrix does: a replay shows what the crawler was allowed.
+    fetch: archive ? (url) => fetchDocument(url, robotsFetch).then((res) => archive.record(url, res).then(() => res)) : (url) => fetchDocument(url, robotsFetch),
     userAgent: config.userAgent,
     ttlMs: config.robotsTtlMs,
   });
@@ -161,12 +178,15 @@ export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen
     contentSeen: new Map(),
     report,
     documents,
+    archive,
+    addresses,
     abort,
     // The crawl is over: nothing is in flight, and idle keep-alive sockets need no graceful goodbye.
     close: async () => {
       await Promise.all([
         documents.close(),
         dispatcher.destroy(),
+        archive?.close(),
         cookies?.then((file) => file.save()).catch((err: unknown) => log.error({ err }, 'cannot save the cookies')),
       ]);
     },

@@ -39,6 +39,8 @@ export class CrawlStats {
   private readonly failuresByCode = new Map<string, number>();
   private readonly droppedByReason = new Map<string, number>();
   private readonly recrawl = { new: 0, changed: 0, unchanged: 0, gone: 0 };
+  /** Sitemaps read, missing (4xx), and the URLs they listed. */
+  private readonly sitemaps = { read: 0, missing: 0, urls: 0 };
 
   /** `isKnown` tells the pages of the last crawl, to sort a recrawl's documents into new / changed / unchanged / gone. */
   constructor(private readonly isKnown: (url: string) => boolean = () => false) {}
@@ -65,6 +67,11 @@ export class CrawlStats {
         break;
       case 'retry':
         this.retries++;
+        break;
+      case 'sitemap':
+        if (out.status >= 400) this.sitemaps.missing++;
+        else this.sitemaps.read++;
+        this.sitemaps.urls += out.urls;
         break;
       case 'unfinished':
         this.returned++;
@@ -110,6 +117,7 @@ export class CrawlStats {
       topHosts: sorted(this.byHost, 10),
       failuresByCode: sorted(this.failuresByCode),
       droppedByReason: sorted(this.droppedByReason),
+      sitemaps: { ...this.sitemaps },
       cpuSeconds: Math.round((usage.userCPUTime + usage.systemCPUTime) / 1000) / 1000,
       peakRssMb: Math.round(usage.maxRSS / 1024),
     };

@@ -1,9 +1,11 @@
 import { catchError, from, map, mergeMap, of, pipe, type Observable, type OperatorFunction } from 'rxjs';
 import type { Candidate, CrawlRequest } from '../frontier/crawl-request.js';
 import { dedup } from '../stages/dedup.js';
-import type { Validators } from '../fetch/fetch-document.js';
+import type { FetchResponse, Validators } from '../fetch/fetch-document.js';
+import { warcDate } from '../archive/warc-records.js';
 import { fetchPage } from '../stages/fetch-page.js';
 import { journalAdmissions } from '../stages/journal-admissions.js';
+import { readSitemaps } from '../stages/read-sitemaps.js';
 import { reuseStored } from '../stages/reuse-stored.js';
 import { followPolicy } from '../stages/follow-policy.js';
 import { hostLimit } from '../stages/host-limit.js';
@@ -38,6 +40,16 @@ function validatorsOf(ctx: CrawlContext): ((req: CrawlRequest) => Validators | u
   };
 }
 
+/** The WARC hook of the fetch: a 304 refers back to the capture of the last crawl. */
+function archiveOf(ctx: CrawlContext): ((req: CrawlRequest, res: FetchResponse) => Promise<void>) | undefined {
+  const archive = ctx.archive;
+  if (archive === undefined) return undefined;
+  return (req, res) => {
+    const page = res.status === 304 ? ctx.state.known.get(req.url) : undefined;
+    return archive.record(req.url, res, page && { url: req.url, date: warcDate(Date.parse(page.record.fetchedAt)) });
+  };
+}
+
 /** Admission, cheapest checks first (STYLE habit 12): normalize, traps, literal private addresses, scope and lists, seen-set, host cap, cached robots. */
 export function defaultAdmit(ctx: CrawlContext): OperatorFunction<Candidate, CrawlRequest> {
   const c = ctx.config;
@@ -54,19 +66,21 @@ export function defaultAdmit(ctx: CrawlContext): OperatorFunction<Candidate, Cra
 }
 
 /**
- * One request's work: robots.txt, fetch, then parse and store on the document workers (the same work
- * as `parseDocument` + `storeDocument`, off the main thread). A failure of one URL becomes a `failed` outcome.
+ * One request's work: robots.txt, fetch, then read it as a sitemap, or parse and store it on the
+ * document workers (the same work as `parseDocument` + `storeDocument`, off the main thread). A failure of one URL becomes a `failed` outcome.
  */
 export function defaultUnit(ctx: CrawlContext): OperatorFunction<CrawlRequest, Outcome> {
   const c = ctx.config;
   // Built once: the unit is applied to every request, its stages need not be made again each time.
   return pipe(
     (req$: Observable<CrawlRequest>): Observable<UnitValue> => req$,
-    obeyRobots({ robots: ctx.robots, politeness: ctx.politeness, userAgent: c.userAgent, maxRetries: c.maxRetries, maxCrawlDelayMs: c.maxCrawlDelayMs, signal: ctx.fetchOptions.signal }),
+    obeyRobots({ robots: ctx.robots, politeness: ctx.politeness, userAgent: c.userAgent, maxRetries: c.maxRetries, maxCrawlDelayMs: c.maxCrawlDelayMs, signal: ctx.fetchOptions.signal, sitemaps: c.sitemaps }),
     fetchPage({
       ...ctx.fetchOptions, politeness: ctx.politeness, maxRetries: c.maxRetries, maxRedirects: c.maxRedirects, validatorsOf: validatorsOf(ctx),
       fetched: (req) => ctx.frontier.release(req, Date.now()),
+      archive: archiveOf(ctx),
     }),
+    readSitemaps(),
     reuseStored(ctx.state.known, ctx.store),
     describeAndStore(ctx.documents, ctx.contentSeen, ctx.report),
     map((value): Outcome => {

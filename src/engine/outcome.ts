@@ -60,14 +60,28 @@ export type Outcome =
     }
   | { readonly kind: 'redirect'; readonly req: CrawlRequest; readonly status: number; readonly location: string; readonly links: readonly Candidate[] }
   | { readonly kind: 'retry'; readonly req: CrawlRequest; readonly retry: CrawlRequest; readonly code: string; readonly message: string }
-  /** Not done yet: its host's robots.txt was just fetched, and the request waits its turn (the politeness delay) again. */
-  | { readonly kind: 'requeue'; readonly req: CrawlRequest }
+  /**
+   * Not done yet: its host's robots.txt was just fetched, and the request waits its turn (the politeness delay) again.
+   * `links` are the host's sitemaps, found with its robots.txt.
+   */
+  | { readonly kind: 'requeue'; readonly req: CrawlRequest; readonly links?: readonly Candidate[] }
   /**
    * Not an end: the crawl was stopped while the request was in flight (its fetch aborted). It goes
    * back to the frontier and stays pending in the journal, so the next run fetches it (SPEC §1).
    */
   | { readonly kind: 'unfinished'; readonly req: CrawlRequest }
-  | { readonly kind: 'skipped'; readonly req: CrawlRequest; readonly reason: FilterReason; readonly message?: string }
+  | { readonly kind: 'skipped'; readonly req: CrawlRequest; readonly reason: FilterReason; readonly message?: string; readonly links?: readonly Candidate[] }
+  /** A sitemap was read (or is missing: a 4xx): the URLs and sitemaps it lists are `links`. */
+  | {
+      readonly kind: 'sitemap';
+      readonly req: CrawlRequest;
+      readonly status: number;
+      readonly urls: number;
+      readonly sitemaps: number;
+      /** Why it was not read to its end (a limit, a break), or why its nested sitemaps were not taken. */
+      readonly cut?: string;
+      readonly links: readonly Candidate[];
+    }
   | { readonly kind: 'failed'; readonly req: CrawlRequest; readonly code: string; readonly message: string; readonly status?: number };
 
 /** Any value flowing through the unit: work in progress, or a finished outcome passed along. */
@@ -75,4 +89,4 @@ export type UnitValue = CrawlRequest | Fetched | Parsed | Outcome;
 
 /** The links an outcome feeds back into the frontier. */
 export const linksOf = (out: Outcome): readonly Candidate[] =>
-  out.kind === 'document' || out.kind === 'redirect' ? out.links : [];
+  out.kind === 'document' || out.kind === 'redirect' || out.kind === 'sitemap' ? out.links : out.kind === 'requeue' || out.kind === 'skipped' ? (out.links ?? []) : [];

@@ -2,6 +2,7 @@ import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import { ReplaySubject, timer, type Observable } from 'rxjs';
+import { archiveOf } from '../archive/warc-archive.js';
 import type { CrawlerConfig } from '../config/config.js';
 import { crawl } from './crawl.js';
 import { createCrawlContext, type CrawlContext, type NetworkHooks } from './crawl-context.js';
@@ -72,7 +73,15 @@ export async function runCrawl(config: CrawlerConfig, log: CrawlLogger, opts: Ru
     log.error(`the repository ${config.repository} is not writable: ${(err as Error).message}`);
     throw Object.assign(new Error(`the repository ${config.repository} is not writable: ${(err as Error).message}`), { exitCode: EXIT.cannotRun });
   }
-  const ctx = createCrawlContext(config, log, seen, state, opts.network);
+  let archiving;
+  try {
+    archiving = await archiveOf(config);
+  } catch (err) {
+    const message = `cannot open the WARC ${config.warcFile}: ${(err as Error).message}`;
+    log.error(message);
+    throw Object.assign(new Error(message), { exitCode: EXIT.cannotRun });
+  }
+  const ctx = createCrawlContext(config, log, seen, state, archiving, opts.network);
 
   // Replayed: a signal that comes while the sinks are being opened still stops the crawl.
   const stopped = new ReplaySubject<string>(1);

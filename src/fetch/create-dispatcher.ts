@@ -3,7 +3,7 @@ import Agent from 'undici/lib/dispatcher/agent.js';
 import buildConnector from 'undici/lib/core/connect.js';
 import ProxyAgent from 'undici/lib/dispatcher/proxy-agent.js';
 import type { ResolveEntry } from '../config/config.js';
-import { addressGuard, type AddressGuard } from './address-guard.js';
+import { addressGuard, bare, type AddressGuard } from './address-guard.js';
 import { cachingLookup } from './dns-cache.js';
 import { guardedConnector, type Lookup } from './guarded-connector.js';
 import { ProxyRouter } from './proxy-router.js';
@@ -31,6 +31,11 @@ export interface DispatcherOptions {
    * tests record where connections go and refuse any outside loopback.
    */
   readonly wrapConnector?: (connector: buildConnector.connector) => buildConnector.connector;
+  /**
+   * Filled with `host:port` → the peer address of its latest direct connection (what a WARC's
+   * WARC-IP-Address says); behind a proxy the target's address is the proxy's to know.
+   */
+  readonly remoteAddresses?: Map<string, string>;
 }
 
 /**
@@ -51,7 +56,8 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
   const tls = tlsConnectOptions(opts.tls ?? { caFile: undefined, insecure: false });
   const allowH2 = opts.http2 ?? false;
   const connector = buildConnector({ timeout, allowH2, ...tls } as buildConnector.BuildOptions);
-  const connect = guardedConnector({ connector: opts.wrapConnector?.(connector) ?? connector, lookup, guard, pinned, timeoutMs: opts.connectTimeoutMs });
+  const guarded = guardedConnector({ connector: opts.wrapConnector?.(connector) ?? connector, lookup, guard, pinned, timeoutMs: opts.connectTimeoutMs });
+  const connect = opts.remoteAddresses ? recordingPeers(guarded, opts.remoteAddresses) : guarded;
   const agentOptions = { connections: Math.max(1, opts.connectionsPerOrigin), keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000 };
   const direct = new Agent({ connect, ...agentOptions });
   if (opts.proxy === undefined) return direct;
@@ -71,4 +77,15 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
         proxyTls: { timeout, ...tls } as buildConnector.BuildOptions,
       }),
   });
+}
+
+/** A connector that notes the peer address of each connection it opens, by `host:port`. */
+function recordingPeers(connector: buildConnector.connector, addresses: Map<string, string>): buildConnector.connector {
+  return (options, done) => {
+    const key = `${bare(options.hostname)}:${Number(options.port) || (options.protocol === 'https:' ? 443 : 80)}`;
+    connector(options, (err, socket) => {
+      if (socket?.remoteAddress !== undefined) addresses.set(key, socket.remoteAddress);
+      (done as (err: Error | null, socket: unknown) => void)(err, socket);
+    });
+  };
 }

@@ -15,6 +15,8 @@ export interface FetchOptions {
   /** Added to every request (`headers`, `--header`): [lowercase name, value]. */
   readonly headers?: readonly (readonly [string, string])[];
   readonly signal?: AbortSignal;
+  /** Keep the exchange as it went over the wire ({@link FetchResponse.wire}), for an archive. */
+  readonly capture?: boolean;
 }
 
 /** Conditional-request validators of a stored copy (recrawl). */
@@ -31,6 +33,20 @@ export interface FetchResponse {
   readonly truncated: boolean;
   readonly startedAt: number;
   readonly durationMs: number;
+  /** With `capture`: the exchange as it went over the wire. */
+  readonly wire?: WireExchange;
+}
+
+/** An HTTP exchange as sent and received, for a WARC's request and response records. */
+export interface WireExchange {
+  /** The request target (path and query) and the headers we sent, in order (undici adds Host and Connection). */
+  readonly target: string;
+  readonly requestHeaders: readonly (readonly [string, string])[];
+  readonly statusText: string;
+  /** The response headers in the order and case received, repeats kept. */
+  readonly headers: readonly (readonly [string, string])[];
+  /** The body as received, Content-Encoding not undone (transfer chunking is undone by undici). */
+  readonly body: Buffer;
 }
 
 const ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
@@ -54,6 +70,7 @@ export function fetchDocument(url: string, opts: FetchOptions, validators?: Vali
     const handler = new DocumentHandler(opts, resolve, reject);
     try {
       const { origin, pathname, search } = parseURL(url);
+      if (opts.capture) handler.sent(pathname + search, headers);
       opts.dispatcher.dispatch(
         { origin, path: pathname + search, method: 'GET', headers, headersTimeout: opts.headerTimeoutMs, bodyTimeout: opts.bodyTimeoutMs },
         handler,
@@ -76,6 +93,9 @@ class DocumentHandler implements Dispatcher.DispatchHandler {
   private reader: BodyReader | undefined;
   private status = 0;
   private headers: Record<string, string> = {};
+  private request: { target: string; headers: Record<string, string> } | undefined;
+  private statusText = '';
+  private rawHeaders: [string, string][] = [];
   /** undici has nothing more to tell: the exchange completed or failed, or we dropped it. */
   private over = false;
   private settled = false;
@@ -93,12 +113,22 @@ class DocumentHandler implements Dispatcher.DispatchHandler {
     if (this.over) abort(); // the signal fired while the request waited for a connection
   }
 
-  onHeaders(statusCode: number, rawHeaders: Buffer[], resume: () => void): boolean {
+  /** What was sent, kept for the archive (`capture`). */
+  sent(target: string, headers: Record<string, string>): void {
+    this.request = { target, headers };
+  }
+
+  onHeaders(statusCode: number, rawHeaders: Buffer[], resume: () => void, statusText?: string): boolean {
     if (statusCode < 200) return true; // informational: the response is still to come
     this.status = statusCode;
     this.headers = flattenHeaders(parseHeaders(rawHeaders));
+    if (this.request) {
+      this.statusText = statusText ?? '';
+      // Now: undici's header buffers are views of a read buffer it reuses.
+      for (let i = 0; i + 1 < rawHeaders.length; i += 2) this.rawHeaders.push([rawHeaders[i]!.toString('latin1'), rawHeaders[i + 1]!.toString('latin1')]);
+    }
     const limits = { maxWire: this.opts.maxBodySize, maxDecoded: this.opts.maxDecodedSize };
-    this.reader = new BodyReader(this.headers['content-encoding'], limits, resume);
+    this.reader = new BodyReader(this.headers['content-encoding'], limits, resume, this.request !== undefined);
     this.reader.result.then(this.succeed, this.fail);
     return true;
   }
@@ -128,11 +158,17 @@ class DocumentHandler implements Dispatcher.DispatchHandler {
     this.abort?.();
   }
 
-  private readonly succeed = ({ body, truncated }: DecodedBody): void => {
+  private readonly succeed = ({ body, truncated, wire }: DecodedBody): void => {
     if (this.settled) return;
     this.settle();
-    this.resolve({ status: this.status, headers: this.headers, body, truncated, startedAt: this.startedAt, durationMs: Date.now() - this.startedAt });
+    const res = { status: this.status, headers: this.headers, body, truncated, startedAt: this.startedAt, durationMs: Date.now() - this.startedAt };
+    this.resolve(this.request ? { ...res, wire: this.exchange(wire ?? body) } : res);
   };
+
+  private exchange(body: Buffer): WireExchange {
+    const { target, headers: sent } = this.request!;
+    return { target, requestHeaders: Object.entries(sent), statusText: this.statusText, headers: this.rawHeaders, body };
+  }
 
   private readonly fail = (err: unknown): void => {
     if (this.settled) return;

@@ -13,6 +13,11 @@ export interface DecodedBody {
   readonly body: Buffer;
   /** A cap was hit: the body was cut there, and the rest was never downloaded. */
   readonly truncated: boolean;
+  /**
+   * The bytes as they came off the wire, Content-Encoding not undone: only when asked for (an
+   * archive wants them) and only when a coding was undone; otherwise `body` is the wire's bytes.
+   */
+  readonly wire?: Buffer;
 }
 
 type Decoder = Gunzip | Inflate | InflateRaw | BrotliDecompress;
@@ -38,6 +43,8 @@ export class BodyReader {
   private readonly coding: string;
   private readonly decoding: boolean;
   private readonly out: CappedBuffer;
+  /** The encoded bytes, kept beside the decoded ones when the caller wants them (keepWire). */
+  private readonly raw: CappedBuffer | undefined;
   private decoder: Decoder | undefined;
   private wire = 0;
   private cut = false;
@@ -46,16 +53,18 @@ export class BodyReader {
   private resolve!: (body: DecodedBody) => void;
   private reject!: (err: unknown) => void;
 
-  /** `resume` is called when the reader has room again after `push` said to wait. */
+  /** `resume` is called when the reader has room again after `push` said to wait; `keepWire` keeps the encoded bytes too. */
   constructor(
     encoding: string | undefined,
     private readonly limits: BodyLimits,
     private readonly resume: () => void,
+    keepWire = false,
   ) {
     this.coding = (encoding ?? '').trim().toLowerCase();
     this.decoding = CODINGS.has(this.coding);
     // Without decoding, the wire cap is the body's cap: CappedBuffer needs it only to size its buffer.
     this.out = new CappedBuffer(this.decoding ? limits.maxDecoded : limits.maxWire);
+    if (keepWire && this.decoding) this.raw = new CappedBuffer(limits.maxWire);
     this.result = new Promise((resolve, reject) => {
       this.resolve = resolve;
       this.reject = reject;
@@ -81,6 +90,7 @@ export class BodyReader {
     this.wire += piece.length;
     if (!this.decoding) this.out.push(piece);
     else {
+      this.raw?.push(piece);
       const decoder = (this.decoder ??= this.openDecoder(piece));
       if (!decoder.write(piece) && !this.cut) {
         decoder.once('drain', this.resume);
@@ -112,7 +122,8 @@ export class BodyReader {
     if (this.settled) return;
     this.settled = true;
     this.decoder?.destroy();
-    this.resolve({ body: this.out.concat(), truncated: this.cut || this.out.full });
+    const truncated = this.cut || this.out.full;
+    this.resolve(this.raw ? { body: this.out.concat(), truncated, wire: this.raw.concat() } : { body: this.out.concat(), truncated });
   };
 
   private openDecoder(first: Buffer): Decoder {

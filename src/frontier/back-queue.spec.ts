@@ -11,6 +11,8 @@ const req = (i: number): CrawlRequest => ({
   redirects: i % 4,
   attempt: i % 3,
   ...(i % 5 === 0 ? { again: true } : {}),
+  ...(i % 7 === 0 ? { sitemap: i % 4 } : {}),
+  ...(i % 11 === 0 ? { sitemapLastmod: `2026-11-${String(1 + (i % 28)).padStart(2, '0')}T10:00:00+01:00` } : {}),
 });
 
 /** Drives both queues with the same random operations: the packed one must answer as the object one does. */

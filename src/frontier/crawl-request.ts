@@ -18,6 +18,10 @@ export interface CrawlRequest {
   readonly again?: boolean;
   /** Put back at the head of its queue after its host's robots.txt was fetched, so the politeness delay applies. */
   readonly requeued?: boolean;
+  /** A sitemap to read, not a page: how many sitemap indexes led to it (0: named by robots.txt, or /sitemap.xml). */
+  readonly sitemap?: number;
+  /** The `<lastmod>` a sitemap gave this URL. */
+  readonly sitemapLastmod?: string;
 }
 
 /** A link waiting to be admitted: as written in `base`, or already normalized by the parser. */
@@ -36,4 +40,8 @@ export interface Candidate {
   /** Set for redirect targets: the chain's original link and hop count. */
   readonly originalUrl?: string;
   readonly redirects?: number;
+  /** Set for sitemaps to read (see {@link CrawlRequest.sitemap}). */
+  readonly sitemap?: number;
+  /** Set for URLs a sitemap listed with a `<lastmod>`. */
+  readonly sitemapLastmod?: string;
 }

@@ -5,33 +5,35 @@ import type { RequestCodec } from './back-queue.js';
 const SAME = 0xffffffff;
 
 /**
- * A {@link CrawlRequest} as bytes: depth (u16), redirects, attempt, flags (again, requeued) (u8 each), the URL (ASCII:
+ * A {@link CrawlRequest} as bytes: depth (u16), redirects, attempt, flags (again, requeued, sitemap
+ * and its level in two bits, lastmod) (u8 each), the URL (ASCII:
  * the WHATWG serializer percent-encodes everything else, and hosts are punycode) and the original
- * URL as written (UTF-8), each after its u32 length. The host is the queue's own name.
+ * URL as written (UTF-8), each after its u32 length, then a sitemap lastmod (ASCII, u8 length) when
+ * the flags say so. The host is the queue's own name.
  *
  * @example
  * hostFrontier({ order: 'bfs', politeness, codec: crawlRequestCodec })
  */
 export const crawlRequestCodec: RequestCodec<CrawlRequest> = {
   maxSize(req) {
-    return 5 + 8 + req.url.length + (req.originalUrl === req.url ? 0 : 3 * req.originalUrl.length);
+    return 5 + 8 + req.url.length + (req.originalUrl === req.url ? 0 : 3 * req.originalUrl.length) + (req.sitemapLastmod === undefined ? 0 : 1 + req.sitemapLastmod.length);
   },
   encode(req, buf, at) {
     buf.writeUInt16LE(Math.min(req.depth, 0xffff), at);
     buf[at + 2] = Math.min(req.redirects, 255);
     buf[at + 3] = Math.min(req.attempt, 255);
-    buf[at + 4] = (req.again ? 1 : 0) | (req.requeued ? 2 : 0);
+    const sitemap = req.sitemap === undefined ? 0 : 4 | (Math.min(req.sitemap, 3) << 3);
+    buf[at + 4] = (req.again ? 1 : 0) | (req.requeued ? 2 : 0) | sitemap | (req.sitemapLastmod === undefined ? 0 : 32);
     at += 5;
     const urlLength = buf.write(req.url, at + 4, 'latin1');
     buf.writeUInt32LE(urlLength, at);
     at += 4 + urlLength;
-    if (req.originalUrl === req.url) {
-      buf.writeUInt32LE(SAME, at);
-      return at + 4;
-    }
-    const originalLength = buf.write(req.originalUrl, at + 4, 'utf8');
-    buf.writeUInt32LE(originalLength, at);
-    return at + 4 + originalLength;
+    if (req.originalUrl === req.url) buf.writeUInt32LE(SAME, at);
+    else buf.writeUInt32LE(buf.write(req.originalUrl, at + 4, 'utf8'), at);
+    at += 4 + (req.originalUrl === req.url ? 0 : buf.readUInt32LE(at));
+    if (req.sitemapLastmod === undefined) return at;
+    buf[at] = buf.write(req.sitemapLastmod.slice(0, 255), at + 1, 'latin1');
+    return at + 1 + buf[at]!;
   },
   decode(buf, start, _end, host) {
     const depth = buf.readUInt16LE(start);
@@ -43,6 +45,13 @@ export const crawlRequestCodec: RequestCodec<CrawlRequest> = {
     const url = buf.toString('latin1', at + 4, (at += 4 + urlLength));
     const originalLength = buf.readUInt32LE(at);
     const originalUrl = originalLength === SAME ? url : buf.toString('utf8', at + 4, at + 4 + originalLength);
-    return { url, host, depth, originalUrl, redirects, attempt, ...(flags & 1 ? { again: true } : {}), ...(flags & 2 ? { requeued: true } : {}) };
+    at += 4 + (originalLength === SAME ? 0 : originalLength);
+    return {
+      url, host, depth, originalUrl, redirects, attempt,
+      ...(flags & 1 ? { again: true } : {}),
+      ...(flags & 2 ? { requeued: true } : {}),
+      ...(flags & 4 ? { sitemap: (flags >> 3) & 3 } : {}),
+      ...(flags & 32 ? { sitemapLastmod: buf.toString('latin1', at + 1, at + 1 + buf[at]!) } : {}),
+    };
   },
 };

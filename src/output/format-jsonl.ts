@@ -6,7 +6,7 @@ const link = (l: IndexLink): IndexLink => ({ url: l.url, text: l.text });
 
 /**
  * One record as a line of JSON (SPEC §6), the fields in the SPEC's order, `null` where the seed
- * format has `-`, `truncated` only when true. U+2028/U+2029 are escaped too, because some line
+ * format has `-`, `truncated` only when true, `sitemapLastmod` only when a sitemap gave one. U+2028/U+2029 are escaped too, because some line
  * readers take them for line breaks.
  *
  * @example
@@ -36,6 +36,7 @@ export function formatJsonl(rec: IndexRecord): string {
     links: rec.links.map(link),
   };
   if (rec.truncated === true) out.truncated = true;
+  if (rec.sitemapLastmod !== undefined) out.sitemapLastmod = rec.sitemapLastmod;
   const json = JSON.stringify(out);
   return (SEPARATOR.test(json) ? json.replace(SEPARATORS, (c) => (c === '\u2028' ? '\\u2028' : '\\u2029')) : json) + '\n';
 }

@@ -28,5 +28,7 @@ export interface IndexRecord {
   readonly duplicateOf: string | null;
   /** True when the body was cut at max-body-size. */
   readonly truncated?: boolean;
+  /** The `<lastmod>` of the sitemap that listed the URL (SPEC §9). */
+  readonly sitemapLastmod?: string;
   readonly links: readonly IndexLink[];
 }

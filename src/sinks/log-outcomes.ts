@@ -38,6 +38,11 @@ export function logOutcomes(log: CrawlLogger): MonoTypeOperatorFunction<Outcome>
         } else log.warn(detail, out.message);
         break;
       }
+      case 'sitemap':
+        if (out.status >= 400) {
+          if (debug) log.debug({ url: out.req.url, status: out.status }, 'no sitemap');
+        } else if (pages) log.page({ url: out.req.url, status: out.status, urls: out.urls, sitemaps: out.sitemaps, ...(out.cut ? { cut: out.cut } : {}) }, 'sitemap read');
+        break;
       case 'redirect':
         if (debug) log.debug({ url: out.req.url, status: out.status, location: out.location }, 'redirect');
         break;

@@ -32,6 +32,8 @@ export function dedup(seen: SeenSet, report: DropReport, started?: SeenSet): Ope
         redirects: c.redirects ?? 0,
         attempt: 0,
         ...(isNew ? {} : { again: true }),
+        ...(c.sitemap !== undefined ? { sitemap: c.sitemap } : {}),
+        ...(c.sitemapLastmod !== undefined ? { sitemapLastmod: c.sitemapLastmod } : {}),
       };
       return req;
     }),

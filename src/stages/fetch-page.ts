@@ -6,6 +6,7 @@ import { FetchError } from '../fetch/fetch-error.js';
 import type { Outcome, UnitValue } from '../engine/outcome.js';
 import { retryAfterMs } from '../fetch/retry-after.js';
 import { retryDelayMs } from './retry-delay.js';
+import { SITEMAP_MAX_BYTES } from '../sitemap/read-sitemap.js';
 
 export interface FetchPageOptions extends FetchOptions {
   readonly politeness: Politeness;
@@ -15,6 +16,8 @@ export interface FetchPageOptions extends FetchOptions {
   readonly validatorsOf?: (req: CrawlRequest) => Validators | undefined;
   /** Told when the HTTP exchange is over, before parsing: politeness counts from there (the host is free). */
   readonly fetched?: (req: CrawlRequest) => void;
+  /** Archives every response (a WARC); the request is done only once it has resolved. */
+  readonly archive?: (req: CrawlRequest, response: FetchResponse) => Promise<void>;
 }
 
 /** The longest Retry-After honoured; a server asking for more is given up on for this crawl. */
@@ -34,11 +37,12 @@ export function fetchPage(opts: FetchPageOptions): OperatorFunction<UnitValue, U
     if ('kind' in value) return of(value);
     const req = value;
     return from(
-      fetchDocument(req.url, opts, opts.validatorsOf?.(req)).then(
+      // A sitemap may decode to 50 MiB (sitemaps.org), whatever the cap on documents; max-body-size still bounds the download.
+      fetchDocument(req.url, req.sitemap === undefined ? opts : { ...opts, maxDecodedSize: SITEMAP_MAX_BYTES }, opts.validatorsOf?.(req)).then(
         (response) => {
           const value = classify(req, response, opts);
           opts.fetched?.(req);
-          return value;
+          return opts.archive ? opts.archive(req, response).then(() => value) : value;
         },
         (err: unknown) => {
           const value = failure(req, err as FetchError, opts);
@@ -58,7 +62,10 @@ function classify(req: CrawlRequest, response: FetchResponse, opts: FetchPageOpt
   if (status >= 300 && status < 400 && location !== undefined) {
     if (req.redirects >= opts.maxRedirects)
       return { kind: 'failed', req, status, code: 'too-many-redirects', message: `more than ${opts.maxRedirects} redirects` };
-    const links = [{ href: location, base: req.url, depth: req.depth, originalUrl: req.originalUrl, redirects: req.redirects + 1 }];
+    const links = [{
+      href: location, base: req.url, depth: req.depth, originalUrl: req.originalUrl, redirects: req.redirects + 1,
+      ...(req.sitemap !== undefined ? { sitemap: req.sitemap } : {}),
+    }];
     return { kind: 'redirect', req, status, location, links };
   }
   if (status === 429 || status >= 500) {

@@ -10,7 +10,10 @@ import type { LinkPolicy } from './link-policy.js';
  * of(admissible).pipe(followPolicy(policy, report)) //=> admissible, or nothing ('out-of-scope')
  */
 export function followPolicy(policy: LinkPolicy, report: DropReport): MonoTypeOperatorFunction<Admissible> {
-  return dropWhen<Admissible>(report, (a) =>
-    a.candidate.seed || a.candidate.vetted ? undefined : policy.check(a.candidate.href, a.url),
-  );
+  return dropWhen<Admissible>(report, (a) => {
+    if (a.candidate.seed || a.candidate.vetted) return undefined;
+    const reason = policy.check(a.candidate.href, a.url);
+    // An accept list names the documents wanted; a sitemap is the list of links that leads to them.
+    return reason === 'not-accepted' && a.candidate.sitemap !== undefined ? undefined : reason;
+  });
 }

@@ -12,7 +12,8 @@ import { dropWhen, type DropReport } from './admissible.js';
  */
 export function hostLimit(max: number, counts: Map<string, number>, report: DropReport): MonoTypeOperatorFunction<CrawlRequest> {
   return dropWhen<CrawlRequest>(report, (req) => {
-    if (max <= 0 || req.again) return undefined;
+    // A sitemap is a list of the host's URLs, not one of its documents.
+    if (max <= 0 || req.again || req.sitemap !== undefined) return undefined;
     const n = counts.get(req.host) ?? 0;
     if (n >= max) return 'host-limit';
     counts.set(req.host, n + 1);

@@ -12,6 +12,8 @@ import type { JournalWriter } from '../state/journal-writer.js';
 export function journalAdmissions(journal: JournalWriter): MonoTypeOperatorFunction<CrawlRequest> {
   return tap((req) => {
     // A URL found again by depth-first is pending in the journal already.
-    if (!req.again) journal.append(['a', req.url, req.depth, req.originalUrl, req.redirects]);
+    if (req.again) return;
+    const sitemap = req.sitemap !== undefined || req.sitemapLastmod !== undefined ? [{ sitemap: req.sitemap, lastmod: req.sitemapLastmod }] : [];
+    journal.append(['a', req.url, req.depth, req.originalUrl, req.redirects, ...sitemap]);
   });
 }

@@ -1,5 +1,5 @@
 import { from, mergeMap, of, type Observable, type OperatorFunction } from 'rxjs';
-import type { CrawlRequest } from '../frontier/crawl-request.js';
+import type { Candidate, CrawlRequest } from '../frontier/crawl-request.js';
 import type { Politeness } from '../frontier/politeness.js';
 import type { RobotsCache, RobotsVerdict } from '../robots/robots-cache.js';
 import type { Outcome, UnitValue } from '../engine/outcome.js';
@@ -15,6 +15,8 @@ export interface ObeyRobotsOptions {
   readonly maxRetries: number;
   /** A Crawl-delay above this skips the host. 0 = no limit. */
   readonly maxCrawlDelayMs: number;
+  /** Read the sitemaps of each host (SPEC §9): its robots.txt `Sitemap:` lines and /sitemap.xml. */
+  readonly sitemaps?: boolean;
   /** The crawl's stop: a robots.txt fetch it cut short leaves the request pending, its origin not given up. */
   readonly signal?: AbortSignal;
 }
@@ -41,9 +43,16 @@ export function obeyRobots(opts: ObeyRobotsOptions): OperatorFunction<UnitValue,
     return from(opts.robots.get(origin).then((v): UnitValue => {
       if (v.state === 'unavailable' && opts.signal?.aborted) return { kind: 'unfinished', req };
       const verdict = judge(req, origin, v, opts);
-      return verdict === req ? { kind: 'requeue', req } : verdict;
+      const links = opts.sitemaps && v.state === 'ready' ? sitemapsOf(req, origin, v.rules.sitemaps) : undefined;
+      if (verdict === req) return { kind: 'requeue', req, ...(links ? { links } : {}) };
+      return links && 'kind' in verdict && verdict.kind === 'skipped' ? { ...verdict, links } : verdict;
     }));
   });
+}
+
+/** A host's sitemaps, found with its robots.txt: its `Sitemap:` lines and its /sitemap.xml, at the depth of the request that found them. */
+function sitemapsOf(req: CrawlRequest, origin: string, listed: readonly string[]): Candidate[] {
+  return [...listed, `${origin}/sitemap.xml`].map((href) => ({ href, base: origin, depth: req.depth, sitemap: 0 }));
 }
 
 function judge(req: CrawlRequest, origin: string, verdict: RobotsVerdict, opts: ObeyRobotsOptions): UnitValue {

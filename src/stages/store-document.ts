@@ -43,6 +43,7 @@ export function toDocument({ req, response, doc, kept }: Parsed, localPath: stri
         durationMs: response.durationMs,
         duplicateOf: doc.duplicateOf,
         ...(response.truncated ? { truncated: true } : {}),
+        ...(req.sitemapLastmod !== undefined ? { sitemapLastmod: req.sitemapLastmod } : {}),
         links: doc.links,
       };
   return {

@@ -73,11 +73,16 @@ export async function openCrawlState(repository: string, seen: SeenSet): Promise
   for await (const e of readJournal(journalPath)) {
     resumed = true;
     if (e[0] === 'a') {
-      const [, url, depth, originalUrl, redirects] = e;
+      const [, url, depth, originalUrl, redirects, sitemap] = e;
       seen.add(url);
       const host = hostKey(url);
-      hostCounts.set(host, (hostCounts.get(host) ?? 0) + 1);
-      pending.set(url, { url, host, depth, originalUrl, redirects, attempt: 0 });
+      // As hostLimit counts: a sitemap is no document of its host.
+      if (sitemap?.sitemap === undefined) hostCounts.set(host, (hostCounts.get(host) ?? 0) + 1);
+      pending.set(url, {
+        url, host, depth, originalUrl, redirects, attempt: 0,
+        ...(sitemap?.sitemap !== undefined ? { sitemap: sitemap.sitemap } : {}),
+        ...(sitemap?.lastmod !== undefined ? { sitemapLastmod: sitemap.lastmod } : {}),
+      });
     } else if (e[0] === 'd' || e[0] === 'x' || e[0] === 'r') {
       pending.delete(e[1]);
       if (e[0] === 'd') documents++;

@@ -8,7 +8,7 @@ export type JournalEvent =
   /** The crawl (or a resumed run of it) started. */
   | readonly ['start', string]
   /** A URL was admitted into the frontier. */
-  | readonly ['a', url: string, depth: number, originalUrl: string, redirects: number]
+  | readonly ['a', url: string, depth: number, originalUrl: string, redirects: number, sitemap?: { readonly sitemap?: number; readonly lastmod?: string }]
   /**
    * A document was fetched: its record and Content-Type, kept for recrawl, and whether it is in the
    * index (false: noindex). Earlier journals wrote `null` for a noindex record and nothing after the

@@ -13,6 +13,12 @@ export const E2E_ROOT = fileURLToPath(new URL('../../fixtures/e2e/', import.meta
 /** Politeness delays off, so that a crawl of a loopback web takes milliseconds per page. */
 export const NO_DELAYS: readonly string[] = ['--delay-factor', '0', '--min-delay', '0', '--max-delay', '0'];
 
+/**
+ * No sitemaps: the tests of other features read the server's request log exactly, where each host's
+ * /sitemap.xml would be one more request (test/crawl-sitemaps.test.ts is about sitemaps).
+ */
+export const NO_SITEMAPS: readonly string[] = ['--sitemaps', 'false'];
+
 /** A finished `tarantula crawl`, and what the server saw of it. */
 export interface CrawlRun extends CliResult {
   /** The requests of this run, in order of arrival. */
@@ -31,8 +37,8 @@ export interface E2eWeb {
   /** `--resolve` flags for every host. */
   resolve(): string[];
   /**
-   * Runs `tarantula crawl ARGS` with every host resolved to the server and no politeness delays
-   * (ARGS may set other delays).
+   * Runs `tarantula crawl ARGS` with every host resolved to the server, no politeness delays
+   * (ARGS may set other delays) and no sitemaps (unless ARGS set `--sitemaps`).
    * Unless ARGS set one, each run gets a user agent of its own (`tarantula/e2e-N`, the same robots.txt
    * name), which tells its requests apart from those of runs going on at the same time.
    */
@@ -61,7 +67,8 @@ export async function startWeb(name: string, opts: { root?: string; hooks?: Fixt
     resolve,
     crawl: async (args, cliOpts) => {
       const agent = args.includes('--user-agent') ? undefined : `tarantula/e2e-${++runs}`;
-      const result = await runCli(['crawl', ...NO_DELAYS, ...args, ...resolve(), ...(agent ? ['--user-agent', agent] : [])], cliOpts);
+      const sitemaps = args.includes('--sitemaps') ? [] : NO_SITEMAPS;
+      const result = await runCli(['crawl', ...NO_DELAYS, ...sitemaps, ...args, ...resolve(), ...(agent ? ['--user-agent', agent] : [])], cliOpts);
       const requests = agent ? server.requests.filter((r) => r.headers['user-agent'] === agent) : [...server.requests];
       return { ...result, requests, pages: requests.filter((r) => r.path !== '/robots.txt').map((r) => r.host + r.path) };
     },

@@ -1,0 +1,118 @@
+import type { CrawlerConfig } from '../config/config.js';
+import type { FetchResponse } from '../fetch/fetch-document.js';
+import { VERSION } from '../version.js';
+import { cdxjLine, type CdxjSummary } from './cdxj.js';
+import { gzipMember } from './gzip-member.js';
+import { WarcSeries } from './warc-series.js';
+import { exchangeRecords, IDENTICAL_PAYLOAD, SERVER_NOT_MODIFIED, sha1Digest, warcDate, warcinfoRecord, type Original, type Revisit } from './warc-records.js';
+
+export interface WarcArchiveOptions {
+  /** PATH of `PATH-00000.warc.gz`; a trailing `.warc.gz` or `.warc` is dropped. */
+  readonly path: string;
+  /** Bytes; 0 = one file. */
+  readonly maxSize: number;
+  /** The warcinfo fields (software, the user agent, robots policy, ...). */
+  readonly info: Readonly<Record<string, string>>;
+  /** `host:port` → the peer address of its latest connection (filled by the dispatcher). */
+  readonly addresses: ReadonlyMap<string, string>;
+}
+
+/**
+ * A crawl's WARC/1.1 archive (SPEC §9): for every fetch a request record and a response record,
+ * or a revisit — server-not-modified for a 304 on recrawl, identical-payload-digest for a payload
+ * archived before (by SHA-1, across the whole series: on resume the CDXJ files say which payloads
+ * are there) — each a gzip member, with a CDXJ line per response or revisit.
+ *
+ * @example
+ * const archive = await WarcArchive.open({ path: 'crawl', maxSize: 1e9, info: { software: 'tarantula/0.1.0' }, addresses });
+ * await archive.record('http://www.a.test/', response); // response fetched with `capture: true`
+ * await archive.close();
+ */
+export class WarcArchive {
+  /** Payload digest → the first response that had it. */
+  private readonly payloads = new Map<string, Original>();
+  private series!: WarcSeries;
+
+  private constructor(private readonly opts: WarcArchiveOptions) {}
+
+  static async open(opts: WarcArchiveOptions): Promise<WarcArchive> {
+    const archive = new WarcArchive(opts);
+    archive.series = await WarcSeries.open({
+      base: opts.path.replace(/\.warc(\.gz)?$/i, ''),
+      maxSize: opts.maxSize,
+      warcinfo: (filename) => gzipMember(warcinfoRecord(filename, opts.info)),
+      known: (line) => archive.remember(line),
+    });
+    return archive;
+  }
+
+  /**
+   * Archives one fetch (nothing when it was not captured). `previous` is, for a 304, the capture the
+   * server says is unchanged. Resolves once its records and CDXJ line are written.
+   */
+  async record(url: string, response: FetchResponse, previous?: Original): Promise<void> {
+    const wire = response.wire;
+    if (wire === undefined) return;
+    const u = new URL(url);
+    const ip = this.opts.addresses.get(`${u.hostname.replace(/^\[|\]$/g, '')}:${u.port || (u.protocol === 'https:' ? '443' : '80')}`);
+    const date = warcDate(response.startedAt);
+    const digest = sha1Digest(wire.body);
+    const revisit = this.revisitOf(response, digest, previous);
+    // A payload archived in full for the first time: later copies refer to it.
+    if (revisit === undefined && deduplicable(response.status, wire.body.length)) this.payloads.set(digest, { url, date });
+    const records = exchangeRecords({ url, status: response.status, startedAt: response.startedAt, truncated: response.truncated, wire, ip }, digest, revisit);
+    const members = await Promise.all(records.map(gzipMember));
+    const type = response.headers['content-type'];
+    await this.series.append({
+      members,
+      lines: (filename, offsets) =>
+        cdxjLine({
+          url, date, status: response.status, filename,
+          mime: revisit ? 'warc/revisit' : type ? type.split(';', 1)[0]!.trim() || undefined : undefined,
+          digest: revisit?.profile === SERVER_NOT_MODIFIED ? undefined : digest.slice('sha1:'.length),
+          length: members[1]!.length,
+          offset: offsets[1]!,
+        }),
+    });
+  }
+
+  close(): Promise<void> {
+    return this.series.close();
+  }
+
+  private revisitOf(response: FetchResponse, digest: string, previous: Original | undefined): Revisit | undefined {
+    if (response.status === 304) return { profile: SERVER_NOT_MODIFIED, original: previous };
+    if (!deduplicable(response.status, response.wire!.body.length)) return undefined;
+    const first = this.payloads.get(digest);
+    return first && { profile: IDENTICAL_PAYLOAD, original: first };
+  }
+
+  private remember(line: CdxjSummary): void {
+    if (line.mime === 'warc/revisit' || line.digest === undefined || !deduplicable(line.status, 1)) return;
+    const digest = `sha1:${line.digest}`;
+    if (!this.payloads.has(digest)) this.payloads.set(digest, { url: line.url, date: line.date });
+  }
+}
+
+/** Only non-empty 2xx payloads are stored once and referred to after: an error page or an empty body is no content worth deduplicating. */
+const deduplicable = (status: number, length: number): boolean => status >= 200 && status < 300 && length > 0;
+
+/**
+ * Opens the archive a configuration asks for (`warc-file`), resuming its last file; undefined when
+ * it asks for none. The warcinfo says what wrote the files and how.
+ *
+ * @example
+ * const archiving = await archiveOf(config); // { archive, addresses } for createCrawlContext
+ */
+export async function archiveOf(config: CrawlerConfig): Promise<{ archive: WarcArchive; addresses: Map<string, string> } | undefined> {
+  if (config.warcFile === undefined) return undefined;
+  const addresses = new Map<string, string>();
+  const info = {
+    software: `tarantula/${VERSION}`,
+    format: 'WARC File Format 1.1',
+    conformsTo: 'http://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/',
+    'http-header-user-agent': config.userAgent,
+    robots: 'obey',
+  };
+  return { archive: await WarcArchive.open({ path: config.warcFile, maxSize: config.warcMaxSize, info, addresses }), addresses };
+}

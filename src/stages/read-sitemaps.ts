@@ -1,0 +1,37 @@
+import { from, mergeMap, of, type Observable, type OperatorFunction } from 'rxjs';
+import type { Outcome, UnitValue } from '../engine/outcome.js';
+import type { Candidate, CrawlRequest } from '../frontier/crawl-request.js';
+import { readSitemap, type SitemapContents } from '../sitemap/read-sitemap.js';
+
+/** Sitemap indexes nested deeper than this are not followed (SPEC §9). */
+export const MAX_SITEMAP_NESTING = 3;
+
+/**
+ * Reads the sitemaps among the fetched requests ({@link readSitemap}) instead of describing them as
+ * documents: a sitemap gets no index record and no mirror copy. Its URLs become links one level
+ * deeper than the sitemap, with their `lastmod`; the sitemaps of an index become sitemap requests
+ * at the index's own depth, down to {@link MAX_SITEMAP_NESTING} levels. A sitemap that answers 4xx
+ * (most hosts have no /sitemap.xml) is simply missing: no failure, no warning.
+ *
+ * @example
+ * of(fetchedSitemap).pipe(readSitemaps()) //=> { kind: 'sitemap', urls: 2, links: [{ href: 'http://a.test/x', depth: 1, sitemapLastmod: '2026-01-02' }, ...] }
+ */
+export function readSitemaps(): OperatorFunction<UnitValue, UnitValue> {
+  return mergeMap((value): Observable<UnitValue> => {
+    if (!('kind' in value) || value.req.sitemap === undefined) return of(value);
+    const req = value.req;
+    if (value.kind === 'fetched') return from(readSitemap(value.response.body).then((contents) => sitemapOutcome(req, value.response.status, contents)));
+    if (value.kind === 'failed' && value.status !== undefined && value.status >= 400 && value.status < 500)
+      return of<Outcome>({ kind: 'sitemap', req, status: value.status, urls: 0, sitemaps: 0, links: [] });
+    return of(value);
+  });
+}
+
+function sitemapOutcome(req: CrawlRequest, status: number, { urls, sitemaps, cut }: SitemapContents): Outcome {
+  const level = req.sitemap! + 1;
+  const links: Candidate[] = urls.map((u) => ({ href: u.loc, base: req.url, depth: req.depth + 1, ...(u.lastmod !== undefined ? { sitemapLastmod: u.lastmod } : {}) }));
+  const nested = level <= MAX_SITEMAP_NESTING;
+  if (nested) for (const href of sitemaps) links.push({ href, base: req.url, depth: req.depth, sitemap: level });
+  const why = cut ?? (!nested && sitemaps.length > 0 ? `sitemap indexes nested deeper than ${MAX_SITEMAP_NESTING}: ${sitemaps.length} sitemaps not read` : undefined);
+  return { kind: 'sitemap', req, status, urls: urls.length, sitemaps: sitemaps.length, links, ...(why !== undefined ? { cut: why } : {}) };
+}
