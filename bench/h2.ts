@@ -54,7 +54,7 @@ try {
         seeds: [hubUrl(web.port, 'https')], scope: 'domain-scope' as const, threads, maxPerHost, timeLimitSeconds: 240,
         resolve: want.hostNames.map((h) => `${h}:${web.port}:127.0.0.1`),
       };
-      const run = await runCrawler(settings, work, { flags: ['--ca-file', ca.caFile, ...(protocol === 'h2' ? ['--http2'] : [])] });
+      const run = await runCrawler(settings, work, { args: ['--ca-file', ca.caFile, ...(protocol === 'h2' ? ['--http2'] : [])] });
       const spoken = [...versions.keys()].join('+');
       const cpu = run.time?.cpuSeconds ?? run.stats.cpuSeconds;
       console.log(`| ${protocol} (${spoken}) | ${run.stats.pagesPerSecond} | ${((cpu / run.stats.documents) * 1000).toFixed(2)} | ${run.wallSeconds.toFixed(1)} | ${run.stats.documents}/${want.documents} |`);

@@ -9,6 +9,7 @@ import { once } from 'node:events';
 import { createWriteStream, existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import type { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 
 const TIME = '/usr/bin/time';
@@ -113,19 +114,25 @@ export function parseTimeV(text: string): TimeFigures {
  * const run = await runCrawler(settings, '/tmp/bench-1', { nodeArgs: ['--cpu-prof'] });
  * run.stats.documents //=> 20001
  */
-export async function runCrawler(settings: CrawlSettings, workDir: string, opts: { nodeArgs?: readonly string[]; flags?: readonly string[] } = {}): Promise<CrawlerRun> {
+export async function runCrawler(
+  settings: CrawlSettings,
+  workDir: string,
+  opts: { nodeArgs?: readonly string[]; args?: readonly string[]; stdin?: (input: Writable) => Promise<void> } = {},
+): Promise<CrawlerRun> {
   const repository = join(workDir, 'repository');
   const confPath = join(workDir, 'bench.conf');
   await writeFile(confPath, benchConf(settings, repository));
   const timeFile = join(workDir, 'time.txt');
-  const nodeCmd = [process.execPath, ...(opts.nodeArgs ?? []), CLI, 'crawl', confPath, ...(opts.flags ?? [])];
+  const nodeCmd = [process.execPath, ...(opts.nodeArgs ?? []), CLI, 'crawl', confPath, ...(opts.args ?? [])];
   const useTime = existsSync(TIME);
   const argv = useTime ? [TIME, '-v', '-o', timeFile, ...nodeCmd] : nodeCmd;
   const log = createWriteStream(join(workDir, 'crawler.log'));
   const t0 = performance.now();
-  const child = spawn(argv[0]!, argv.slice(1), { stdio: ['ignore', 'ignore', 'pipe'] });
-  child.stderr.pipe(log);
+  const child = spawn(argv[0]!, argv.slice(1), { stdio: [opts.stdin ? 'pipe' : 'ignore', 'ignore', 'pipe'] });
+  child.stderr!.pipe(log);
+  const writing = opts.stdin?.(child.stdin!);
   const [exitCode] = (await once(child, 'exit')) as [number | null];
+  await writing;
   const wallSeconds = (performance.now() - t0) / 1000;
   log.end();
   const stats = JSON.parse(await readFile(join(repository, 'stats.json'), 'utf8')) as CrawlStatsJson;

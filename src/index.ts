@@ -57,7 +57,9 @@ export { WarcArchive, archiveOf, type WarcArchiveOptions } from './archive/warc-
 export { parseRobotsTxt, productToken, RobotsTxt } from './robots/robots-txt.js';
 
 export { normalizeUrl, type NormalizeOptions } from './url/normalize-url.js';
-export { makeScope } from './url/scope.js';
+export { growingScope, makeScope, type GrowingScope } from './url/scope.js';
+export { inputSeeds, openSeedInputs, type InputSeedOptions, type SeedInput } from './input/input-seeds.js';
+export { seedLine, type SeedLine } from './input/seed-line.js';
 export { makeListFilter } from './url/url-lists.js';
 export { urlMd5 } from './url/url-md5.js';
 export { FILTER_REASONS, type FilterReason } from './url/filter-reason.js';

@@ -2,15 +2,18 @@
 import { setFlagsFromString } from 'node:v8';
 import { ConfigError } from '../config/config-error.js';
 import { loadConfig } from '../config/load-config.js';
+import { hasCrawlState } from '../state/crawl-state.js';
 import { parseArgs } from '../config/parse-args.js';
 import { usage } from '../config/usage.js';
 import { createLogger, flushLogger } from '../log/create-logger.js';
 import { VERSION } from '../version.js';
 import { runDemo } from './run-demo.js';
+import { crawlAndReport } from './crawl-and-report.js';
 import { runPagerank } from './run-pagerank.js';
 import { runPipeline } from './run-pipeline.js';
+import { runReport } from './run-report.js';
 import { watch } from './watch.js';
-import { EXIT, runCrawl } from '../engine/run-crawl.js';
+import { EXIT } from '../engine/run-crawl.js';
 
 // undici parses HTTP in WebAssembly, which V8 recompiles with TurboFan once it is hot: by default
 // after the first two responses, and a process cannot exit before such a compile ends (150 ms, half
@@ -27,17 +30,19 @@ async function main(argv: readonly string[]): Promise<number> {
       process.stdout.write(`tarantula ${VERSION}\n`);
       return EXIT.ok;
     case 'demo':
-      return runDemo(args.overrides);
+      return runDemo(args.overrides, { report: args.report });
     case 'crawl': {
-      const { config, warnings } = await loadConfig(args.confPath, args.overrides);
+      const { config, warnings } = await loadConfig(args.confPath, args.overrides, { canResume: hasCrawlState });
       const log = createLogger(config);
       for (const warning of warnings) log.warn(warning);
-      const exitCode = args.watch ? await watch(config, log) : (await runCrawl(config, log, { stdout: process.stdout, handleSignals: true })).exitCode;
+      const exitCode = args.watch ? await watch(config, log, { report: args.report }) : await crawlAndReport(config, log, { report: args.report });
       await flushLogger(log);
       return exitCode;
     }
     case 'pagerank':
       return runPagerank(args.indexPath!, args.pagerank, process.stdout);
+    case 'report':
+      return runReport(args.reportPath!);
     case 'run':
       return runPipeline(args.pipelinePath!, args.confPath, args.overrides);
   }

@@ -1,11 +1,10 @@
-import { join, resolve } from 'node:path';
 import type { ConfigOverrides } from '../config/build-config.js';
 import { loadConfig } from '../config/load-config.js';
 import { DEMO_CONF, DEMO_HOSTS, DEMO_ROOT, demoResolve } from '../demo/demo-web.js';
 import { startFixtureServer } from '../demo/fixture-server.js';
 import { portLinks } from '../demo/port-links.js';
 import { createLogger, flushLogger } from '../log/create-logger.js';
-import { runCrawl } from '../engine/run-crawl.js';
+import { crawlAndReport, type CrawlAndReportOptions } from './crawl-and-report.js';
 
 /** The demo web's port, fixed so that a second `npm start` recrawls the same URLs; any free port if taken. */
 const DEMO_PORT = 47613;
@@ -13,12 +12,12 @@ const DEMO_PORT = 47613;
 /**
  * `tarantula demo`: serves the bundled fixture web (fixtures/demo) on 127.0.0.1, points its host
  * names at it as `--resolve` would, crawls it with fixtures/demo/Crawler.conf (flags still
- * override), and says where the mirror and the index are.
+ * override), and says where the mirror and the index are (and the report, with `--report`).
  *
  * @example
  * await runDemo({}) //=> 0, with ./demo-output/index.txt written
  */
-export async function runDemo(overrides: ConfigOverrides): Promise<number> {
+export async function runDemo(overrides: ConfigOverrides, opts: Pick<CrawlAndReportOptions, 'report'> = { report: false }): Promise<number> {
   const server = await startFixtureServer({ root: DEMO_ROOT, port: DEMO_PORT }).catch((err: NodeJS.ErrnoException) => {
     if (err.code === 'EADDRINUSE') return startFixtureServer({ root: DEMO_ROOT });
     throw err;
@@ -30,14 +29,8 @@ export async function runDemo(overrides: ConfigOverrides): Promise<number> {
     const log = createLogger(config);
     for (const warning of loaded.warnings) log.warn(warning);
     log.info({ port: server.port, hosts: DEMO_HOSTS }, 'demo web serving on 127.0.0.1');
-    const { exitCode, ctx } = await runCrawl(config, log, { stdout: process.stdout, handleSignals: true });
+    const exitCode = await crawlAndReport(config, log, { ...opts, summary: true });
     await flushLogger(log);
-    const repo = resolve(config.repository);
-    const s = ctx.stats.summary();
-    process.stderr.write(
-      `\ntarantula demo: ${s.documents} documents (${s.indexed} indexed) in ${s.seconds} s, ${s.failures} failures\n` +
-        `  mirror: ${repo}/\n  index:  ${join(repo, 'index.txt')}\n  stats:  ${join(repo, 'stats.json')}\n`,
-    );
     return exitCode;
   } finally {
     await server.close();

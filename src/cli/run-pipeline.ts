@@ -6,6 +6,7 @@ import { packagePath } from '../package-root.js';
 import type { ConfigOverrides } from '../config/build-config.js';
 import { ConfigError } from '../config/config-error.js';
 import { loadConfig } from '../config/load-config.js';
+import { hasCrawlState } from '../state/crawl-state.js';
 import type { Pipeline } from '../engine/pipeline.js';
 import { runCrawl } from '../engine/run-crawl.js';
 import { createLogger, flushLogger } from '../log/create-logger.js';
@@ -22,7 +23,7 @@ import { createLogger, flushLogger } from '../log/create-logger.js';
 export async function runPipeline(name: string, confPath: string | undefined, overrides: ConfigOverrides): Promise<number> {
   const file = await findPipeline(name);
   const pipeline = await importPipeline(file);
-  const { config, warnings } = await loadConfig(confPath, overrides);
+  const { config, warnings } = await loadConfig(confPath, overrides, { canResume: hasCrawlState });
   const log = createLogger(config);
   for (const warning of warnings) log.warn(warning);
   const { exitCode } = await runCrawl(config, log, { stdout: process.stdout, handleSignals: true, pipeline });

@@ -1,17 +1,18 @@
 import type { CrawlerConfig } from '../config/config.js';
-import { EXIT, runCrawl } from '../engine/run-crawl.js';
+import { EXIT } from '../engine/run-crawl.js';
 import type { CrawlLogger } from '../log/create-logger.js';
+import { crawlAndReport, type CrawlAndReportOptions } from './crawl-and-report.js';
 
 /**
  * `tarantula crawl --watch`: crawls, then recrawls `period` hours (fractions allowed) after the start
- * of the last crawl, until
+ * of the last crawl (each followed by its report when `opts.report`), until
  * a signal stops it or a crawl fails. A signal during the wait exits at once; during a crawl, that
  * crawl stops as usual (state saved, so the next run resumes it).
  *
  * @example
  * await watch(config, log) //=> 130 after Ctrl-C
  */
-export async function watch(config: CrawlerConfig, log: CrawlLogger): Promise<number> {
+export async function watch(config: CrawlerConfig, log: CrawlLogger, opts: CrawlAndReportOptions = { report: false }): Promise<number> {
   const periodMs = config.periodHours * 3_600_000;
   let signalled: number | undefined;
   let wake: (() => void) | undefined;
@@ -29,7 +30,7 @@ export async function watch(config: CrawlerConfig, log: CrawlLogger): Promise<nu
   try {
     for (;;) {
       const started = Date.now();
-      const { exitCode } = await runCrawl(config, log, { stdout: process.stdout, handleSignals: true });
+      const exitCode = await crawlAndReport(config, log, opts);
       if (exitCode !== EXIT.ok) return exitCode;
       if (signalled !== undefined) return signalled;
       const next = new Date(started + periodMs);

@@ -106,7 +106,7 @@ describe('buildConfig', () => {
 
   it('refuses a config without starting points, naming the empty list when there is one', () => {
     expect(failure('threads = 1;').message).toBe(
-      'Crawler.conf: no starting points: set starting-points in <crawler-options> or pass --seed URL',
+      'Crawler.conf: no starting points: set starting-points in <crawler-options> or pass --seed URL (or -i FILE)',
     );
     const err = failure('\nstarting-points = { };');
     expect(err.code).toBe('CONF_NO_SEEDS');

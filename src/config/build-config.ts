@@ -11,6 +11,14 @@ import { didYouMean } from './wording.js';
  */
 export type ConfigOverrides = { readonly [F in keyof CrawlerConfig]?: CrawlerConfig[F] };
 
+export interface BuildOptions {
+  /**
+   * Whether the repository holds a crawl to resume or recrawl, which needs no seeds: the seeds an
+   * earlier run read (from the configuration or an input file) are in its journal.
+   */
+  readonly canResume?: (repository: string) => boolean;
+}
+
 type MutableConfig = { -readonly [F in keyof CrawlerConfig]: CrawlerConfig[F] };
 
 /**
@@ -39,7 +47,7 @@ export function readKey<F extends keyof CrawlerConfig>(
 /**
  * The config from the statements of one file, then the overrides, over the defaults.
  * Throws a {@link ConfigError} for an unknown key, a bad value, a min-delay above max-delay, or
- * no starting points at all; returns as warnings (`FILE:LINE: ...`, never logged here) a key
+ * no starting points at all (no seed, no input file, nothing to resume); returns as warnings (`FILE:LINE: ...`, never logged here) a key
  * in another section than its own and a key set twice (the later value wins).
  *
  * @example
@@ -50,6 +58,7 @@ export function buildConfig(
   statements: readonly ConfStatement[],
   file: string,
   overrides: ConfigOverrides = {},
+  opts: BuildOptions = {},
 ): { config: CrawlerConfig; warnings: string[] } {
   const config: MutableConfig = { ...DEFAULT_CONFIG };
   const warnings: string[] = [];
@@ -84,11 +93,11 @@ export function buildConfig(
       `min-delay (${config.minDelayMs} ms) is above max-delay (${config.maxDelayMs} ms)`,
     );
   }
-  if (config.startingPoints.length === 0) {
+  if (config.startingPoints.length === 0 && config.inputFiles.length === 0 && !opts.canResume?.(config.repository)) {
     throw new ConfigError(
       'CONF_NO_SEEDS',
       place(file, lineOf.get('startingPoints')),
-      'no starting points: set starting-points in <crawler-options> or pass --seed URL',
+      'no starting points: set starting-points in <crawler-options> or pass --seed URL (or -i FILE)',
     );
   }
   return { config, warnings };

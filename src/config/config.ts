@@ -17,6 +17,8 @@ export interface ResolveEntry {
 export interface CrawlerConfig {
   // crawler-options
   readonly startingPoints: readonly string[];
+  /** Files of seed URLs (`-` = stdin), read as the crawl runs. */
+  readonly inputFiles: readonly string[];
   readonly acceptList: readonly RegExp[];
   readonly rejectList: readonly RegExp[];
   readonly maxPageNumber: number;

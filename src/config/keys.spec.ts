@@ -11,6 +11,7 @@ const list = (...texts: string[]): ConfValue => ({ kind: 'list', items: texts.ma
 /** For every field: a good value and what it reads as, then a bad value and the message it gets. */
 const CASES: { readonly [F in keyof CrawlerConfig]: readonly [ConfValue, CrawlerConfig[F], ConfValue, string] } = {
   startingPoints: [list('http://a.test/', 'HTTPS://B.test:8080/x'), ['http://a.test/', 'HTTPS://B.test:8080/x'], list('ftp://a.test/'), '"ftp://a.test/" is not an absolute http(s) URL in starting-points'],
+  inputFiles: [list('urls.txt', '-'), ['urls.txt', '-'], list('a.txt', ''), 'an empty file name in input-files'],
   acceptList: [list('\\.html?$'), [/\.html?$/], list('('), 'bad regular expression "(": Unterminated group'],
   rejectList: [scalar('^#'), [/^#/], list('[z-a]'), 'bad regular expression "[z-a]": Range out of order in character class'],
   maxPageNumber: [scalar('-1'), 0, scalar('1e3'), '"1e3" is not a number for max-page-number'],
@@ -81,7 +82,7 @@ describe('KEYS', () => {
 
   it('gives the defaults of the brief, in config units', () => {
     expect(DEFAULT_CONFIG).toEqual({
-      startingPoints: [], acceptList: [], rejectList: [], maxPageNumber: 0, scope: 'domain-scope',
+      startingPoints: [], inputFiles: [], acceptList: [], rejectList: [], maxPageNumber: 0, scope: 'domain-scope',
       traversal: 'bfs', repository: './repository', timeLimitMs: 0, maxDepth: 20, maxPagesPerHost: 0,
       maxUrlLength: 2048, maxPathRepetition: 3, maxLinksPerPage: 100_000, sitemaps: true, delayFactor: 5, minDelayMs: 3000,
       maxDelayMs: 30000, maxPerHost: 1, maxCrawlDelayMs: 60_000, robotsTtlMs: 86_400_000, obeyRelNofollow: true,

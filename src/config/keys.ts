@@ -8,6 +8,7 @@ import {
   numberOf,
   optionalText,
   regexList,
+  pathList,
   resolveList,
   textValue,
   urlList,
@@ -53,6 +54,11 @@ export const KEYS: { readonly [F in keyof CrawlerConfig]: KeySpec<F> } = {
     name: 'starting-points', section: 'crawler-options', kind: 'list', unit: 'absolute http(s) URLs',
     default: '{ }', parse: urlList,
     doc: 'The seeds, where the crawl starts (depth 0). --seed replaces them.',
+  },
+  inputFiles: {
+    name: 'input-files', section: 'crawler-options', kind: 'list', unit: 'files of URLs (- = stdin)',
+    default: '{ }', parse: pathList,
+    doc: 'More seeds, read while the crawl runs: a URL a line, or an index in the seed or jsonl format. -i FILE adds one.',
   },
   acceptList: {
     name: 'accept-list', section: 'crawler-options', kind: 'list', unit: 'JavaScript regular expressions',

@@ -60,6 +60,10 @@ describe('parseArgs', () => {
     expect(o.rejectList).toEqual([/\?/, /^#/]);
   });
 
+  it('reads -i and --input-file as wget does, repeatable, with - for stdin', () => {
+    expect(overridesOf('-i', '-', '--input-file', 'a.txt', '--input-file=b.txt', '--input-files', 'c.txt').inputFiles).toEqual(['-', 'a.txt', 'b.txt', 'c.txt']);
+  });
+
   it('reads the commands and their arguments', () => {
     expect(parseArgs(['crawl'])).toMatchObject({ command: 'crawl', confPath: undefined, watch: false, overrides: {} });
     expect(parseArgs(['crawl', 'site.conf', '--watch'])).toMatchObject({ command: 'crawl', confPath: 'site.conf', watch: true });
@@ -68,6 +72,9 @@ describe('parseArgs', () => {
     });
     expect(parseArgs(['run', 'graph'])).toMatchObject({ pipelinePath: 'graph', confPath: undefined });
     expect(parseArgs(['demo', '--traversal', 'dfs'])).toMatchObject({ command: 'demo', overrides: { traversal: 'dfs' } });
+    expect(parseArgs(['report', 'demo-output'])).toMatchObject({ command: 'report', reportPath: 'demo-output' });
+    expect(parseArgs(['crawl', 'site.conf', '--report'])).toMatchObject({ command: 'crawl', confPath: 'site.conf', report: true, watch: false });
+    expect(parseArgs(['demo', '--report'])).toMatchObject({ command: 'demo', report: true });
     expect(parseArgs(['crawl', '--', '--odd.conf'])).toMatchObject({ confPath: '--odd.conf' });
   });
 
@@ -86,7 +93,7 @@ describe('parseArgs', () => {
   });
 
   it.each([
-    [['fetch'], 'ARG_UNKNOWN', 'unknown command "fetch" (expected crawl, run, pagerank or demo; see --help)'],
+    [['fetch'], 'ARG_UNKNOWN', 'unknown command "fetch" (expected crawl, run, pagerank, report or demo; see --help)'],
     [['crawl', '--max-pagez', '3'], 'ARG_UNKNOWN', '--max-pagez: unknown option for crawl; did you mean "--max-pages"?'],
     [['crawl', '-x'], 'ARG_UNKNOWN', '-x: unknown option for crawl'],
     [['run', 'p.ts', '--watch'], 'ARG_UNKNOWN', '--watch: unknown option for run'],
@@ -94,10 +101,17 @@ describe('parseArgs', () => {
     [['crawl', '--seed'], 'ARG_MISSING', '--seed: missing value'],
     [['crawl', '--index', '--format', 'csv'], 'ARG_MISSING', '--index: missing value'],
     [['crawl', '--max-depth', 'abc'], 'ARG_BAD_VALUE', '--max-depth: "abc" is not a number for max-depth'],
+    [['crawl', '--seed', '-'], 'ARG_BAD_VALUE', '--seed: "-" is not an absolute http(s) URL in starting-points; to read URLs from stdin, use -i - (--input-file -)'],
+    [['crawl', '-i'], 'ARG_MISSING', '--input-file: missing value'],
     [['crawl', '--seed=ftp://a.test/'], 'ARG_BAD_VALUE', '--seed: "ftp://a.test/" is not an absolute http(s) URL in starting-points'],
     [['crawl', '--scope', 'galaxy'], 'ARG_BAD_VALUE', '--scope: unknown scope "galaxy" (expected free-spanning, domain-scope, host-scope or path-scope)'],
     [['crawl', '--log-level', '3'], 'ARG_BAD_VALUE', '--log-level: log-level must be at most 2, not 3'],
     [['crawl', '--watch=yes'], 'ARG_BAD_VALUE', '--watch: takes no value'],
+    [['crawl', '--report=yes'], 'ARG_BAD_VALUE', '--report: takes no value'],
+    [['run', 'p.ts', '--report'], 'ARG_UNKNOWN', '--report: unknown option for run'],
+    [['report', 'out', '--threads', '2'], 'ARG_UNKNOWN', '--threads: unknown option for report'],
+    [['report'], 'ARG_MISSING', 'usage: tarantula report REPOSITORY (see --help)'],
+    [['report', 'a', 'b'], 'ARG_EXTRA', 'unexpected argument "b" (usage: tarantula report REPOSITORY)'],
     [['pagerank', 'i', '--damping', '1'], 'ARG_BAD_VALUE', '--damping: damping must be below 1'],
     [['pagerank', 'i', '--format', 'xml'], 'ARG_BAD_VALUE', '--format: unknown format "xml" (expected table, tsv or jsonl)'],
     [['pagerank', 'i', '--top', '-1'], 'ARG_BAD_VALUE', '--top: top must be at least 0, not -1'],

@@ -5,7 +5,7 @@ import { FIELD_OF_KEY, KEYS } from './keys.js';
 import { BadValue, choiceOf, isBooleanWord, numberOf, type ValueParser } from './value-parsers.js';
 import { didYouMean, orList } from './wording.js';
 
-export type Command = 'crawl' | 'run' | 'pagerank' | 'demo' | 'help' | 'version';
+export type Command = 'crawl' | 'run' | 'pagerank' | 'report' | 'demo' | 'help' | 'version';
 export type PagerankFormat = 'table' | 'tsv' | 'jsonl';
 
 export interface PagerankOptions {
@@ -26,19 +26,24 @@ export interface ParsedArgs {
   readonly pipelinePath: string | undefined;
   /** `pagerank INDEX`. */
   readonly indexPath: string | undefined;
+  /** `report REPOSITORY`. */
+  readonly reportPath: string | undefined;
   /** `crawl --watch`: recrawl every `period` hours. */
   readonly watch: boolean;
+  /** `crawl --report`, `demo --report`: write REPOSITORY/report.html at the end. */
+  readonly report: boolean;
   /** The flags that override Crawler.conf; for `loadConfig`. */
   readonly overrides: ConfigOverrides;
   readonly pagerank: PagerankOptions;
 }
 
-const COMMANDS = ['crawl', 'run', 'pagerank', 'demo'] as const;
+const COMMANDS = ['crawl', 'run', 'pagerank', 'report', 'demo'] as const;
 type RunCommand = (typeof COMMANDS)[number];
 
 /** The short flags of SPEC §2, and the config key each one sets. Every key is also `--KEY`. */
 export const FLAG_ALIASES: ReadonlyMap<string, string> = new Map([
   ['seed', 'starting-points'],
+  ['input-file', 'input-files'],
   ['max-pages', 'max-page-number'],
   ['traversal', 'traversal-algorithm'],
   ['index', 'index-file'],
@@ -46,6 +51,9 @@ export const FLAG_ALIASES: ReadonlyMap<string, string> = new Map([
   ['header', 'headers'],
   ['warc', 'warc-file'],
 ]);
+
+/** One-letter flags, and the key each sets: wget's `-i FILE`, which users bring to `... | tarantula crawl -i -`. */
+export const SHORT_FLAGS: ReadonlyMap<string, string> = new Map([['-i', 'input-file']]);
 
 const fraction = numberOf({ fraction: true, max: 1 });
 const PAGERANK_FLAGS: { readonly [K in keyof PagerankOptions]: ValueParser<PagerankOptions[K]> } = {
@@ -64,6 +72,7 @@ const POSITIONALS: Record<RunCommand, readonly [number, number, string]> = {
   crawl: [0, 1, 'crawl [CONF]'],
   run: [1, 2, 'run PIPELINE [CONF]'],
   pagerank: [1, 1, 'pagerank INDEX'],
+  report: [1, 1, 'report REPOSITORY'],
   demo: [0, 0, 'demo'],
 };
 
@@ -91,8 +100,10 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   const lists = new Map<keyof CrawlerConfig, unknown[]>();
   const pagerank: { -readonly [K in keyof PagerankOptions]: PagerankOptions[K] } = { ...DEFAULT_PAGERANK };
   let watch = false;
+  let report = false;
   for (let i = 0; i < rest.length; i++) {
-    const arg = rest[i]!;
+    const short = SHORT_FLAGS.get(rest[i]!);
+    const arg = short === undefined ? rest[i]! : `--${short}`;
     if (arg === '--') {
       positionals.push(...rest.slice(i + 1));
       break;
@@ -121,9 +132,14 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       else if (name === 'format') pagerank.format = readFlag(flag, value(), PAGERANK_FLAGS.format);
       else if (name === 'damping') pagerank.damping = readFlag(flag, value(), PAGERANK_FLAGS.damping);
       else throw unknownFlag(flag, command);
+    } else if (command === 'report') {
+      throw unknownFlag(flag, command);
     } else if (name === 'watch' && command === 'crawl') {
       if (eq >= 0) throw new ConfigError('ARG_BAD_VALUE', flag, 'takes no value');
       watch = true;
+    } else if (name === 'report' && (command === 'crawl' || command === 'demo')) {
+      if (eq >= 0) throw new ConfigError('ARG_BAD_VALUE', flag, 'takes no value');
+      report = true;
     } else {
       const field = FIELD_OF_KEY.get(FLAG_ALIASES.get(name) ?? name);
       if (field === undefined) throw unknownFlag(flag, command);
@@ -135,21 +151,23 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     }
   }
   for (const [field, items] of lists) Object.assign(overrides, { [field]: items });
-  return { ...placePositionals(command, positionals), command, watch, overrides, pagerank };
+  return { ...placePositionals(command, positionals), command, watch, report, overrides, pagerank };
 }
 
 function placePositionals(
   command: RunCommand,
   args: readonly string[],
-): Pick<ParsedArgs, 'confPath' | 'pipelinePath' | 'indexPath'> {
+): Pick<ParsedArgs, 'confPath' | 'pipelinePath' | 'indexPath' | 'reportPath'> {
   const [min, max, synopsis] = POSITIONALS[command];
   if (args.length < min) throw new ConfigError('ARG_MISSING', '', `usage: tarantula ${synopsis} (see --help)`);
   if (args.length > max) {
     throw new ConfigError('ARG_EXTRA', '', `unexpected argument "${args[max]}" (usage: tarantula ${synopsis})`);
   }
-  if (command === 'run') return { pipelinePath: args[0], confPath: args[1], indexPath: undefined };
-  if (command === 'pagerank') return { indexPath: args[0], confPath: undefined, pipelinePath: undefined };
-  return { confPath: args[0], pipelinePath: undefined, indexPath: undefined };
+  const none = { confPath: undefined, pipelinePath: undefined, indexPath: undefined, reportPath: undefined };
+  if (command === 'run') return { ...none, pipelinePath: args[0], confPath: args[1] };
+  if (command === 'pagerank') return { ...none, indexPath: args[0] };
+  if (command === 'report') return { ...none, reportPath: args[0] };
+  return { ...none, confPath: args[0] };
 }
 
 /** A pagerank flag's value, as a flag error when refused. */
@@ -166,7 +184,9 @@ function unknownFlag(flag: string, command: RunCommand): ConfigError {
   const names =
     command === 'pagerank'
       ? Object.keys(PAGERANK_FLAGS)
-      : [...FLAG_ALIASES.keys(), ...FIELD_OF_KEY.keys(), ...(command === 'crawl' ? ['watch'] : [])];
+      : command === 'report'
+        ? []
+        : [...FLAG_ALIASES.keys(), ...FIELD_OF_KEY.keys(), ...(command === 'crawl' ? ['watch', 'report'] : command === 'demo' ? ['report'] : [])];
   const hint = didYouMean(flag.replace(/^-+/, ''), names, '--');
   return new ConfigError('ARG_UNKNOWN', flag, `unknown option for ${command}${hint}`);
 }
@@ -177,7 +197,9 @@ function bare(command: 'help' | 'version'): ParsedArgs {
     confPath: undefined,
     pipelinePath: undefined,
     indexPath: undefined,
+    reportPath: undefined,
     watch: false,
+    report: false,
     overrides: {},
     pagerank: DEFAULT_PAGERANK,
   };

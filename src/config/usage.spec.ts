@@ -14,12 +14,13 @@ describe('usage', () => {
 
   it('lists every key as a flag with its default, the short flags beside their keys', () => {
     for (const field of Object.keys(KEYS) as (keyof CrawlerConfig)[]) {
-      const line = text.split('\n').find((l) => l.startsWith('  --') && l.includes(`--${KEYS[field].name} `));
+      const line = text.split('\n').find((l) => l.startsWith('  -') && l.includes(`--${KEYS[field].name} `));
       expect(line, field).toBeDefined();
       expect(line).toMatch(/default \S+$/);
     }
     expect(text).toMatch(/--seed, --starting-points URL +absolute http\(s\) URLs; default none/);
     expect(text).toMatch(/--traversal, --traversal-algorithm bfs\|dfs +default bfs/);
+    expect(text).toMatch(/ {2}-i, --input-file, --input-files FILE +files of URLs \(- = stdin\); default none/);
     expect(text).toMatch(/--max-crawl-delay N +seconds; default 60\n/);
   });
 });

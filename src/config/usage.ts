@@ -1,14 +1,17 @@
 import type { CrawlerConfig } from './config.js';
 import { KEYS } from './keys.js';
-import { FLAG_ALIASES } from './parse-args.js';
+import { FLAG_ALIASES, SHORT_FLAGS } from './parse-args.js';
 
 const HEAD = `Usage:
-  tarantula crawl [CONF] [--watch] [FLAGS]   crawl as CONF says (default ./Crawler.conf);
-                                             --watch: then recrawl every \`period\` hours
+  tarantula crawl [CONF] [--watch] [--report] [FLAGS]
+                                             crawl as CONF says (default ./Crawler.conf);
+                                             --watch: then recrawl every \`period\` hours;
+                                             --report: then write REPOSITORY/report.html
   tarantula run PIPELINE [CONF] [FLAGS]      run a pipeline file (pipelines/NAME.ts, or a path)
   tarantula pagerank INDEX [--top N] [--format table|tsv|jsonl] [--damping D]
                                              link analysis over an index file (defaults: 10, table, 0.85)
-  tarantula demo [FLAGS]                     serve the bundled fixture web on loopback and crawl it
+  tarantula report REPOSITORY                write REPOSITORY/report.html: charts of a crawl
+  tarantula demo [--report] [FLAGS]          serve the bundled fixture web on loopback and crawl it
   tarantula --help | --version
 
 FLAGS override Crawler.conf. Write --flag VALUE or --flag=VALUE; a list flag may be repeated,
@@ -25,12 +28,14 @@ A true|false flag alone means true (--insecure, --cookies).
  */
 export function usage(): string {
   const aliasOf = new Map([...FLAG_ALIASES].map(([alias, key]) => [key, alias]));
+  const shortOf = new Map([...SHORT_FLAGS].map(([short, flag]) => [flag, short]));
   const lines = (Object.keys(KEYS) as (keyof CrawlerConfig)[]).map((field) => {
     const spec = KEYS[field];
     const alias = aliasOf.get(spec.name);
     const choice = spec.kind === 'choice' || spec.kind === 'boolean';
     const value = choice ? spec.unit.replaceAll(', ', '|') : (METAVAR[spec.name] ?? 'N');
-    const flags = `${alias === undefined ? '' : `--${alias}, `}--${spec.name} ${value}`;
+    const short = shortOf.get(alias ?? spec.name);
+    const flags = `${short === undefined ? '' : `${short}, `}${alias === undefined ? '' : `--${alias}, `}--${spec.name} ${value}`;
     const shown = spec.default === '{ }' || spec.default === '""' ? 'none' : spec.default;
     return `  ${flags.padEnd(44)} ${choice ? '' : `${spec.unit}; `}default ${shown}`;
   });
@@ -40,6 +45,7 @@ export function usage(): string {
 /** What a flag's value is, where it is not a number (N) or one of the listed choices. */
 const METAVAR: Readonly<Record<string, string>> = {
   'starting-points': 'URL',
+  'input-files': 'FILE',
   'accept-list': 'REGEX',
   'reject-list': 'REGEX',
   resolve: 'HOST:PORT:ADDRESS',

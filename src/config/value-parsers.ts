@@ -106,12 +106,22 @@ export const textValue: ValueParser<string> = (v, key) => {
 /** A string, where the empty string means "not set". */
 export const optionalText: ValueParser<string | undefined> = (v, key) => single(v, key).text || undefined;
 
+/** Whether `text` is an absolute http or https URL, the only kind a crawl can start from. */
+export const isHttpUrl = (text: string): boolean => URL.canParse(text) && /^https?:$/.test(new URL(text).protocol);
+
 /** Absolute http(s) URLs, kept as written: the index reports seeds as the configuration wrote them. */
 export const urlList: ValueParser<readonly string[]> = (v, key) =>
   items(v).map(({ text, line }) => {
-    if (!URL.canParse(text) || !/^https?:$/.test(new URL(text).protocol)) {
-      throw new BadValue(`"${text}" is not an absolute http(s) URL in ${key}`, line);
-    }
+    // `--seed -` is what a user who pipes URLs in tries first.
+    if (text === '-') throw new BadValue(`"-" is not an absolute http(s) URL in ${key}; to read URLs from stdin, use -i - (--input-file -)`, line);
+    if (!isHttpUrl(text)) throw new BadValue(`"${text}" is not an absolute http(s) URL in ${key}`, line);
+    return text;
+  });
+
+/** File paths, none empty. */
+export const pathList: ValueParser<readonly string[]> = (v, key) =>
+  items(v).map(({ text, line }) => {
+    if (text === '') throw new BadValue(`an empty file name in ${key}`, line);
     return text;
   });
 

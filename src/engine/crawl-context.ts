@@ -22,9 +22,10 @@ import { CookieFile } from '../state/cookie-file.js';
 import { STATE_DIR, type CrawlState } from '../state/crawl-state.js';
 import { MirrorStore } from '../store/mirror-store.js';
 import { withoutSessionIds } from '../url/query-params.js';
-import { makeScope } from '../url/scope.js';
+import { growingScope } from '../url/scope.js';
 import { makeListFilter } from '../url/url-lists.js';
 import { DocumentPool } from '../workers/document-pool.js';
+import type { SeedInput } from '../input/input-seeds.js';
 import { CrawlStats } from './crawl-stats.js';
 
 /** robots.txt beyond this is not read (RFC 9309 §2.5 asks for at least 500 KiB). */
@@ -36,6 +37,8 @@ const ROBOTS_MAX_BYTES = 512_000;
  */
 export interface CrawlContext {
   readonly config: CrawlerConfig;
+  /** The input files of `-i FILE`, opened, not read yet: {@link seedsOf} streams their seeds into the crawl. */
+  readonly inputs: readonly SeedInput[];
   readonly log: CrawlLogger;
   readonly stats: CrawlStats;
   readonly frontier: Frontier<CrawlRequest>;
@@ -47,6 +50,8 @@ export interface CrawlContext {
   readonly robots: RobotsCache;
   readonly politeness: Politeness;
   readonly policy: LinkPolicy;
+  /** Widens the scope by a seed read while crawling (an input file), here, in the document workers and, for a resume, in the journal. */
+  widenScope(seed: string): void;
   readonly store: MirrorStore;
   readonly dispatcher: Dispatcher;
   /** The SSRF guard: the connector asks it at connect time, admission about literal addresses. */
@@ -85,6 +90,7 @@ export function createCrawlContext(
   seen: SeenSet,
   state: CrawlState,
   archiving?: { readonly archive: WarcArchive; readonly addresses: Map<string, string> },
+  inputs: readonly SeedInput[] = [],
   network: NetworkHooks = {},
 ): CrawlContext {
   const abort = new AbortController();
@@ -135,10 +141,11 @@ export function createCrawlContext(
     crawlDelayMs: (host) => robots.crawlDelayMs(host),
   });
   const source = (list: readonly RegExp[]) => list.map((re) => [re.source, re.flags] as const);
+  const scope = growingScope(config.scope, config.startingPoints);
   const documents = new DocumentPool({
     repository: config.repository,
     scope: config.scope,
-    seeds: config.startingPoints,
+    seeds: [...config.startingPoints, ...state.scopeSeeds.filter((seed) => scope.add(seed))],
     accept: source(config.acceptList),
     reject: source(config.rejectList),
     agent: productToken(config.userAgent),
@@ -153,6 +160,7 @@ export function createCrawlContext(
   };
   return {
     config,
+    inputs,
     log,
     stats,
     frontier: hostFrontier<CrawlRequest>({
@@ -168,7 +176,12 @@ export function createCrawlContext(
     state,
     robots,
     politeness,
-    policy: linkPolicy(makeScope(config.scope, config.startingPoints), makeListFilter(config.acceptList, config.rejectList)),
+    policy: linkPolicy(scope.test, makeListFilter(config.acceptList, config.rejectList)),
+    widenScope(seed) {
+      if (!scope.add(seed)) return;
+      documents.widenScope(seed);
+      state.journal.append(['s', seed]);
+    },
     store: new MirrorStore(config.repository),
     dispatcher,
     guard,

@@ -13,6 +13,9 @@ function bump(map: Map<string, number>, key: string, by = 1): void {
 const sorted = (map: Map<string, number>, top = Infinity): Record<string, number> =>
   Object.fromEntries([...map].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, top));
 
+/** The counters as stats.json has them. */
+export type CrawlSummary = ReturnType<CrawlStats['summary']>;
+
 /**
  * The crawl's counters: documents by type, type group, status and host; bytes; failures by code;
  * URLs dropped by reason. Fed by outcomes and by the admission stages' drop reports.

@@ -1,4 +1,4 @@
-import { catchError, from, map, mergeMap, of, pipe, type Observable, type OperatorFunction } from 'rxjs';
+import { catchError, concat, from, map, mergeMap, of, pipe, type Observable, type OperatorFunction } from 'rxjs';
 import type { Candidate, CrawlRequest } from '../frontier/crawl-request.js';
 import { dedup } from '../stages/dedup.js';
 import type { FetchResponse, Validators } from '../fetch/fetch-document.js';
@@ -15,20 +15,37 @@ import { obeyRobots } from '../stages/obey-robots.js';
 import { robotsAllowed } from '../stages/robots-allowed.js';
 import { describeAndStore } from '../stages/describe-and-store.js';
 import { trapLimits } from '../stages/trap-limits.js';
+import { inputSeeds } from '../input/input-seeds.js';
 import type { CrawlContext } from './crawl-context.js';
 import type { CrawlSpec } from './crawl.js';
 import { linksOf, type Outcome, type UnitValue } from './outcome.js';
 
 /**
+ * Input files are read on only while the frontier holds fewer pending requests than this: a
+ * million-line file then costs the frontier about 1 MB (packed requests), not the whole file.
+ */
+export const INPUT_ROOM = 10_000;
+
+/**
  * Seeds as written in the configuration, at depth 0; on recrawl, then every page of the last crawl
- * (each is revalidated), at its old depth; on resume, links the interrupted run may have lost.
+ * (each is revalidated), at its old depth; on resume, links the interrupted run may have lost; then
+ * the seeds of the input files (`-i FILE`), as they arrive, each widening the scope.
  */
 export function seedsOf(ctx: CrawlContext): Observable<Candidate> {
   const seeds = ctx.config.startingPoints.map((href): Candidate => ({ href, depth: 0, seed: true }));
   const known = [...ctx.state.known.values()].map(
     ({ record: r }): Candidate => ({ href: r.url, url: r.url, vetted: true, depth: r.depth, originalUrl: r.originalUrl }),
   );
-  return from([...seeds, ...known.sort((a, b) => a.depth - b.depth), ...ctx.state.relinks]);
+  const first = from([...seeds, ...known.sort((a, b) => a.depth - b.depth), ...ctx.state.relinks]);
+  if (ctx.inputs.length === 0) return first;
+  return concat(
+    first,
+    inputSeeds(ctx.inputs, {
+      room: () => ctx.frontier.size < INPUT_ROOM,
+      seed: (url) => ctx.widenScope(url),
+      warn: (message) => ctx.log.warn(message),
+    }),
+  );
 }
 
 /** If-Modified-Since / If-None-Match for a page the last crawl stored (its Last-Modified, else its server Date). */

@@ -3,9 +3,15 @@ import type { CrawlContext } from './crawl-context.js';
 import { CrawlStats } from './crawl-stats.js';
 import { startProgress } from './progress.js';
 
-function fakeContext(infos: unknown[]) {
+function fakeContext(infos: unknown[], maxPageNumber = 0) {
   const stats = new CrawlStats();
-  const ctx = { stats, frontier: { size: 120, hosts: 7 }, log: { info: (obj: unknown) => infos.push(obj) } } as unknown as CrawlContext;
+  const ctx = {
+    stats,
+    config: { maxPageNumber, timeLimitMs: 0 },
+    state: { documents: 0 },
+    frontier: { size: 120, hosts: 7, inFlight: 3 },
+    log: { info: (obj: unknown) => infos.push(obj) },
+  } as unknown as CrawlContext;
   return { ctx, stats };
 }
 
@@ -13,10 +19,10 @@ describe('startProgress', () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
 
-  it('redraws one status line on a terminal, and clears it when stopped', () => {
+  it('redraws one status line on a terminal, with the time left to max-page-number, and clears it when stopped', () => {
     const written: string[] = [];
     const stderr = { isTTY: true, write: (s: string) => written.push(s) } as unknown as NodeJS.WriteStream;
-    const { ctx, stats } = fakeContext([]);
+    const { ctx, stats } = fakeContext([], 200);
     const stop = startProgress(ctx, stderr);
     stats.documents = 50;
     vi.advanceTimersByTime(500);
@@ -24,11 +30,23 @@ describe('startProgress', () => {
     stats.failures = 2;
     vi.advanceTimersByTime(500);
     stop();
+    // pages/s over the last 5 s; ETA: 150 pages left at 100/s, then 140 at 60/s, rounded up to the second
     expect(written).toEqual([
-      '\r\x1b[K50 pages  100/s  queued 120  hosts 7  errors 0  0:00:00',
-      '\r\x1b[K60 pages  20/s  queued 120  hosts 7  errors 2  0:00:01',
+      '\r\x1b[K50 pages  100.0/s  queued 120  in flight 3  failures 0  0:00:00  ETA 0:00:02',
+      '\r\x1b[K60 pages  60.0/s  queued 120  in flight 3  failures 2  0:00:01  ETA 0:00:03',
       '\r\x1b[K',
     ]);
+  });
+
+  it('shows no ETA when nothing bounds the crawl', () => {
+    const written: string[] = [];
+    const stderr = { isTTY: true, write: (s: string) => written.push(s) } as unknown as NodeJS.WriteStream;
+    const { ctx, stats } = fakeContext([]);
+    const stop = startProgress(ctx, stderr);
+    stats.documents = 5;
+    vi.advanceTimersByTime(500);
+    stop();
+    expect(written[0]).toBe('\r\x1b[K5 pages  10.0/s  queued 120  in flight 3  failures 0  0:00:00');
   });
 
   it('logs a progress line every 10 s elsewhere, never writing to the stream', () => {

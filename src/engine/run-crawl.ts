@@ -1,6 +1,6 @@
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { Writable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import { ReplaySubject, timer, type Observable } from 'rxjs';
 import { archiveOf } from '../archive/warc-archive.js';
 import type { CrawlerConfig } from '../config/config.js';
@@ -16,6 +16,7 @@ import { journalOutcomes } from '../sinks/journal-outcomes.js';
 import { logOutcomes } from '../sinks/log-outcomes.js';
 import { recordStats } from '../sinks/record-stats.js';
 import { writeIndex } from '../sinks/write-index.js';
+import { openSeedInputs } from '../input/input-seeds.js';
 import { openCrawlState } from '../state/crawl-state.js';
 import { withoutSessionIds } from '../url/query-params.js';
 import { startProgress } from './progress.js';
@@ -34,6 +35,8 @@ export interface RunCrawlOptions {
   readonly handleSignals?: boolean;
   /** Where connections go (a test's recording connector); default: DNS and the network. */
   readonly network?: NetworkHooks;
+  /** What `-i -` reads. Default: process.stdin. */
+  readonly stdin?: Readable;
 }
 
 export interface RunCrawlResult {
@@ -60,6 +63,8 @@ export function defaultPipeline(ctx: CrawlContext, { stop, writers }: CrawlSinks
  * const { exitCode } = await runCrawl(config, log, { stdout: process.stdout, handleSignals: true });
  */
 export async function runCrawl(config: CrawlerConfig, log: CrawlLogger, opts: RunCrawlOptions): Promise<RunCrawlResult> {
+  // Before the repository is touched: a missing input file is a bad command line (exit 2).
+  const inputs = await openSeedInputs(config.inputFiles, opts.stdin ?? process.stdin);
   const repo = resolve(config.repository);
   const seen = fingerprintSet(undefined, withoutSessionIds);
   let state;
@@ -81,7 +86,7 @@ export async function runCrawl(config: CrawlerConfig, log: CrawlLogger, opts: Ru
     log.error(message);
     throw Object.assign(new Error(message), { exitCode: EXIT.cannotRun });
   }
-  const ctx = createCrawlContext(config, log, seen, state, archiving, opts.network);
+  const ctx = createCrawlContext(config, log, seen, state, archiving, inputs, opts.network);
 
   // Replayed: a signal that comes while the sinks are being opened still stops the crawl.
   const stopped = new ReplaySubject<string>(1);
@@ -132,6 +137,7 @@ export async function runCrawl(config: CrawlerConfig, log: CrawlLogger, opts: Ru
   log.info(
     {
       seeds: config.startingPoints,
+      ...(inputs.length > 0 ? { inputFiles: inputs.map((i) => i.name) } : {}),
       repository: config.repository,
       mode: state.recrawl ? 'recrawl' : 'crawl',
       resumed: state.resumed,

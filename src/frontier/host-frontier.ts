@@ -41,6 +41,8 @@ export interface Frontier<R extends { readonly host: string }> {
   nextReadyAt(): number | undefined;
   /** Pending requests, excluding those in flight. */
   readonly size: number;
+  /** Requests pulled and not yet released. */
+  readonly inFlight: number;
   /** Hosts with requests pending or in flight, or still resting after one. */
   readonly hosts: number;
   /** Pending requests, in no particular order: for saving the crawl state. */
@@ -113,6 +115,10 @@ class HostFrontier<R extends { readonly host: string }> implements Frontier<R> {
 
   get hosts(): number {
     return this.hostQueues.size;
+  }
+
+  get inFlight(): number {
+    return this.inFlightSeq.size;
   }
 
   push(req: R): boolean {

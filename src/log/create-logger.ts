@@ -1,4 +1,5 @@
 import { pino, type Logger } from 'pino';
+import { Terminal } from './terminal.js';
 
 export type CrawlLogger = Logger<'page'>;
 
@@ -6,21 +7,34 @@ export type CrawlLogger = Logger<'page'>;
  * The crawl's logger: pino, to stderr (`screen`) or to a file, never to stdout (stdout carries data).
  * `log-level` 0 keeps the essentials (start, end summary, warnings, errors); 1 adds a `page` line per
  * fetched document; 2 adds a debug line for every decision, with the reason each URL was dropped.
+ * On `screen`, when stderr is a terminal, the lines are written for people ({@link Terminal});
+ * piped, they are JSON lines, as in a file.
  *
  * @example
  * const log = createLogger({ logFile: 'screen', logLevel: 1 });
  * log.page({ url, status: 200 }, 'fetched');
  */
-export function createLogger(opts: { readonly logFile: string; readonly logLevel: 0 | 1 | 2 }): CrawlLogger {
+export function createLogger(
+  opts: { readonly logFile: string; readonly logLevel: 0 | 1 | 2 },
+  stderr: NodeJS.WriteStream = process.stderr,
+): CrawlLogger {
   const level = opts.logLevel === 0 ? 'info' : opts.logLevel === 1 ? 'page' : 'debug';
-  const dest =
-    opts.logFile === 'screen' || opts.logFile === ''
-      ? pino.destination({ fd: 2, sync: true })
-      : pino.destination({ dest: opts.logFile, mkdir: true, sync: false });
+  const screen = opts.logFile === 'screen' || opts.logFile === '';
+  const dest = !screen
+    ? pino.destination({ dest: opts.logFile, mkdir: true, sync: false })
+    : stderr.isTTY
+      ? new Terminal(stderr)
+      : pino.destination({ fd: 2, sync: true });
   return pino<'page'>(
     { level, customLevels: { page: 25 }, base: undefined, timestamp: pino.stdTimeFunctions.isoTime },
     dest,
   );
+}
+
+/** The terminal a logger writes human lines to, if it does. */
+export function terminalOf(log: CrawlLogger): Terminal | undefined {
+  const dest = (log as unknown as Record<symbol, unknown>)[pino.symbols.streamSym];
+  return dest instanceof Terminal ? dest : undefined;
 }
 
 /** Flushes an asynchronous log destination before the process exits. */

@@ -64,4 +64,27 @@ describe('openCrawlState', () => {
     await state.journal.close();
     expect((await readFile(journal(), 'utf8')).split('\n')[0]).toMatch(/^\["start",/);
   });
+
+  it('keeps the seeds that widened the scope across a resume and into a recrawl, whose own journal gets them once', async () => {
+    const first = await openCrawlState(repo, fingerprintSet());
+    first.journal.append(['s', 'http://b.test/']);
+    first.journal.append(['a', 'http://b.test/', 0, 'http://b.test/', 0]);
+    first.journal.append(['d', 'http://b.test/', record('http://b.test/'), 'text/html', true]);
+    await first.journal.close();
+    const resumed = await openCrawlState(repo, fingerprintSet());
+    expect(resumed.scopeSeeds).toEqual(['http://b.test/']);
+    resumed.journal.append(['s', 'http://c.test/']);
+    await resumed.complete();
+    await resumed.journal.close();
+
+    const recrawl = await openCrawlState(repo, fingerprintSet());
+    expect(recrawl.recrawl).toBe(true);
+    expect(recrawl.scopeSeeds).toEqual(['http://b.test/', 'http://c.test/']);
+    await recrawl.journal.close();
+    const again = await openCrawlState(repo, fingerprintSet()); // the recrawl, interrupted, resumed
+    expect(again.scopeSeeds).toEqual(['http://b.test/', 'http://c.test/']);
+    await again.journal.close();
+    const lines = (await readFile(journal(), 'utf8')).split('\n').filter((l) => l.startsWith('["s"'));
+    expect(lines).toEqual(['["s","http://b.test/"]', '["s","http://c.test/"]']);
+  });
 });

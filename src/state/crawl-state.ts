@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Candidate, CrawlRequest } from '../frontier/crawl-request.js';
@@ -24,6 +25,8 @@ export interface CrawlState {
   readonly known: ReadonlyMap<string, KnownPage>;
   /** Admitted by the interrupted run and not yet done: they go straight back into the frontier. */
   readonly pending: readonly CrawlRequest[];
+  /** Seeds of input files that widened the scope in earlier runs of this crawl (or of the last completed one). */
+  readonly scopeSeeds: readonly string[];
   /** Documents the interrupted run already fetched (they count towards max-page-number). */
   readonly documents: number;
   /** URLs admitted per host by the interrupted run (max-pages-per-host). */
@@ -64,15 +67,21 @@ export async function openCrawlState(repository: string, seen: SeenSet): Promise
   if (await endsCompleted(journalPath)) await rename(journalPath, previousPath);
 
   const known = new Map<string, KnownPage>();
-  for await (const e of readJournal(previousPath)) if (e[0] === 'd' && e[2] !== null) known.set(e[1], { record: e[2], contentType: e[3] });
+  const previousSeeds = new Set<string>();
+  for await (const e of readJournal(previousPath)) {
+    if (e[0] === 'd' && e[2] !== null) known.set(e[1], { record: e[2], contentType: e[3] });
+    else if (e[0] === 's') previousSeeds.add(e[1]);
+  }
 
   const pending = new Map<string, CrawlRequest>();
   const hostCounts = new Map<string, number>();
   let documents = 0;
   let resumed = false;
+  const scopeSeeds = new Set<string>();
   for await (const e of readJournal(journalPath)) {
     resumed = true;
-    if (e[0] === 'a') {
+    if (e[0] === 's') scopeSeeds.add(e[1]);
+    else if (e[0] === 'a') {
       const [, url, depth, originalUrl, redirects, sitemap] = e;
       seen.add(url);
       const host = hostKey(url);
@@ -92,11 +101,18 @@ export async function openCrawlState(repository: string, seen: SeenSet): Promise
   const journal = await JournalWriter.open(journalPath);
   const relinks: Candidate[] = [];
   journal.append(['start', new Date().toISOString()]);
+  // This journal alone must be enough to resume: it gets the last crawl's seeds it lacks.
+  for (const seed of previousSeeds) {
+    if (scopeSeeds.has(seed)) continue;
+    scopeSeeds.add(seed);
+    journal.append(['s', seed]);
+  }
   return {
     resumed,
     recrawl: known.size > 0,
     known,
     pending: [...pending.values()],
+    scopeSeeds: [...scopeSeeds],
     documents,
     hostCounts,
     journal,
@@ -125,6 +141,17 @@ export async function openCrawlState(repository: string, seen: SeenSet): Promise
       await journal.flush();
     },
   };
+}
+
+/**
+ * Whether the repository holds a crawl's journal: a crawl to resume, or one to recrawl. Its seeds,
+ * from the configuration and from input files, are in the journal, so it needs none given again.
+ *
+ * @example
+ * hasCrawlState('./repository') //=> true after any crawl into it
+ */
+export function hasCrawlState(repository: string): boolean {
+  return existsSync(join(repository, STATE_DIR, 'journal.jsonl'));
 }
 
 /** Whether a journal's last line is the `end` marker (read from the file's tail, not the whole file). */

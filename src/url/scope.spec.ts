@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ScopeMode } from '../config/config.js';
-import { makeScope } from './scope.js';
+import { growingScope, makeScope } from './scope.js';
 
 type Row = readonly [url: string, inScope: boolean];
 
@@ -114,5 +114,35 @@ describe('makeScope', () => {
     const inScope = makeScope('host-scope', ['http://www.a.com/'], { stripWww: true });
     expect(inScope(new URL('http://a.com/x'))).toBe(true);
     expect(inScope(new URL('http://www.a.com/x'))).toBe(false);
+  });
+});
+
+describe('growingScope', () => {
+  it.each<[ScopeMode, string, string, string]>([
+    ['domain-scope', 'http://www.b.com/', 'http://x.b.com/p', 'http://c.com/'],
+    ['host-scope', 'https://b.com:8443/', 'https://b.com:8443/q', 'http://b.com/q'],
+    ['path-scope', 'http://a.com/docs/index.html', 'http://a.com/docs/x/y', 'http://a.com/blog/'],
+  ])('%s: a seed added later widens the scope by what that seed would have given', (mode, seed, inside, outside) => {
+    const scope = growingScope(mode, ['http://a.com/one/']);
+    expect(scope.test(new URL(inside))).toBe(false);
+    expect(scope.add(seed)).toBe(true);
+    expect(scope.test(new URL(inside))).toBe(true);
+    expect(scope.test(new URL(outside))).toBe(false);
+    expect(scope.test(new URL('http://a.com/one/x'))).toBe(true);
+  });
+
+  it('says when a seed adds nothing, so callers pass on only what changed the scope', () => {
+    const scope = growingScope('domain-scope', ['http://a.com/']);
+    expect(scope.add('http://www.a.com/page')).toBe(false);
+    expect(scope.add('http://sub.a.com/')).toBe(false);
+    expect(scope.add('http://b.com/')).toBe(true);
+    expect(scope.add('http://b.com/other')).toBe(false);
+    expect(growingScope('free-spanning', []).add('http://c.com/')).toBe(false);
+  });
+
+  it('ignores a seed it cannot normalize instead of throwing, since input lines come from outside', () => {
+    const scope = growingScope('host-scope', []);
+    expect(scope.add('http://exa mple.com/')).toBe(false);
+    expect(scope.test(new URL('http://a.com/'))).toBe(false);
   });
 });

@@ -14,41 +14,93 @@ function hasParentIn(host: string, domains: ReadonlySet<string>): boolean {
   return false;
 }
 
-function parseSeeds(seeds: readonly string[], opts: NormalizeOptions | undefined): URL[] {
-  return seeds.map((seed) => {
-    const normalized = normalizeUrl(seed, undefined, opts);
-    if (normalized === undefined) throw new RangeError(`not a crawlable http(s) seed URL: ${seed}`);
-    return new URL(normalized);
-  });
+function parseSeed(seed: string, opts: NormalizeOptions | undefined): URL | undefined {
+  const normalized = normalizeUrl(seed, undefined, opts);
+  return normalized === undefined ? undefined : new URL(normalized);
 }
 
-function domainScope(seeds: readonly URL[]): ScopePredicate {
-  const all = new Set(seeds.map((u) => withoutWww(u.hostname)));
-  // foo2.foo1.domain.com adds nothing to foo1.domain.com: keep the minimal set, so fewer lookups.
-  const domains = new Set([...all].filter((d) => !hasParentIn(d, all)));
-  return (url) => domains.has(url.hostname) || hasParentIn(url.hostname, domains);
+/** A scope's sets, and how one seed adds to them (false when it adds nothing). */
+interface ScopeSets {
+  readonly test: ScopePredicate;
+  add(seed: URL): boolean;
 }
 
-function hostScope(seeds: readonly URL[]): ScopePredicate {
-  const origins = new Set(seeds.map((u) => u.origin));
-  return (url) => origins.has(url.origin);
+function domainScope(): ScopeSets {
+  const domains = new Set<string>();
+  return {
+    test: (url) => domains.has(url.hostname) || hasParentIn(url.hostname, domains),
+    add(u) {
+      const domain = withoutWww(u.hostname);
+      // foo2.foo1.domain.com adds nothing to foo1.domain.com: fewer entries, fewer lookups.
+      if (domains.has(domain) || hasParentIn(domain, domains)) return false;
+      domains.add(domain);
+      return true;
+    },
+  };
 }
 
-function pathScope(seeds: readonly URL[]): ScopePredicate {
+function hostScope(): ScopeSets {
+  const origins = new Set<string>();
+  return {
+    test: (url) => origins.has(url.origin),
+    add: (u) => origins.size !== origins.add(u.origin).size,
+  };
+}
+
+function pathScope(): ScopeSets {
   const dirsByOrigin = new Map<string, string[]>();
-  for (const u of seeds) {
-    const dir = u.pathname.slice(0, u.pathname.lastIndexOf('/') + 1);
-    const dirs = dirsByOrigin.get(u.origin) ?? [];
-    // A directory inside another seed's directory adds nothing: keep only the outermost ones.
-    if (dirs.some((d) => dir.startsWith(d))) continue;
-    dirsByOrigin.set(u.origin, [...dirs.filter((d) => !d.startsWith(dir)), dir]);
+  return {
+    test(url) {
+      const dirs = dirsByOrigin.get(url.origin);
+      if (dirs === undefined) return false;
+      const path = url.pathname;
+      for (const dir of dirs) if (path.startsWith(dir)) return true;
+      return false;
+    },
+    add(u) {
+      const dir = u.pathname.slice(0, u.pathname.lastIndexOf('/') + 1);
+      const dirs = dirsByOrigin.get(u.origin) ?? [];
+      // A directory inside another seed's directory adds nothing: keep only the outermost ones.
+      if (dirs.some((d) => dir.startsWith(d))) return false;
+      dirsByOrigin.set(u.origin, [...dirs.filter((d) => !d.startsWith(dir)), dir]);
+      return true;
+    },
+  };
+}
+
+const anyHost: ScopeSets = { test: () => true, add: () => false };
+
+/** A scope that seeds arriving during the crawl (input files, stdin) widen. */
+export interface GrowingScope {
+  readonly test: ScopePredicate;
+  /** Widens the scope by one seed; false when the scope already covered it (or it is no crawlable URL). */
+  add(seed: string): boolean;
+}
+
+/**
+ * The scope of {@link makeScope}, which later seeds can widen: `test` always answers for every seed
+ * added so far. The sets it keeps grow with what the seeds add to the scope (hosts, domains or
+ * folders), not with the number of seeds.
+ *
+ * @example
+ * const scope = growingScope('host-scope', ['http://a.test/']);
+ * scope.test(new URL('http://b.test/x')); //=> false
+ * scope.add('http://b.test/');            //=> true
+ * scope.test(new URL('http://b.test/x')); //=> true
+ */
+export function growingScope(mode: ScopeMode, seeds: readonly string[], opts?: NormalizeOptions): GrowingScope {
+  const sets = mode === 'free-spanning' ? anyHost : mode === 'domain-scope' ? domainScope() : mode === 'host-scope' ? hostScope() : pathScope();
+  for (const seed of seeds) {
+    const url = parseSeed(seed, opts);
+    if (url === undefined) throw new RangeError(`not a crawlable http(s) seed URL: ${seed}`);
+    sets.add(url);
   }
-  return (url) => {
-    const dirs = dirsByOrigin.get(url.origin);
-    if (dirs === undefined) return false;
-    const path = url.pathname;
-    for (const dir of dirs) if (path.startsWith(dir)) return true;
-    return false;
+  return {
+    test: sets.test,
+    add(seed) {
+      const url = parseSeed(seed, opts);
+      return url !== undefined && sets.add(url);
+    },
   };
 }
 
@@ -73,14 +125,5 @@ function pathScope(seeds: readonly URL[]): ScopePredicate {
  * inScope(new URL('http://www.sample.com/other.html'));    //=> false
  */
 export function makeScope(mode: ScopeMode, seeds: readonly string[], opts?: NormalizeOptions): ScopePredicate {
-  switch (mode) {
-    case 'free-spanning':
-      return () => true;
-    case 'domain-scope':
-      return domainScope(parseSeeds(seeds, opts));
-    case 'host-scope':
-      return hostScope(parseSeeds(seeds, opts));
-    case 'path-scope':
-      return pathScope(parseSeeds(seeds, opts));
-  }
+  return growingScope(mode, seeds, opts).test;
 }

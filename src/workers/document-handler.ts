@@ -3,7 +3,7 @@ import { linkPolicy } from '../stages/link-policy.js';
 import { MirrorStore } from '../store/mirror-store.js';
 import type { FilterReason } from '../url/filter-reason.js';
 import { cachedNormalizer } from '../url/link-cache.js';
-import { makeScope } from '../url/scope.js';
+import { growingScope } from '../url/scope.js';
 import { makeListFilter } from '../url/url-lists.js';
 import type { DocumentJob, DocumentResult, WorkerSetup } from './document-job.js';
 
@@ -20,10 +20,12 @@ import type { DocumentJob, DocumentResult, WorkerSetup } from './document-job.js
  */
 export function documentHandler(setup: WorkerSetup, sync: boolean): (job: DocumentJob) => Promise<DocumentResult> {
   const regexes = (list: WorkerSetup['accept']) => list.map(([source, flags]) => new RegExp(source, flags));
-  const policy = linkPolicy(makeScope(setup.scope, setup.seeds), makeListFilter(regexes(setup.accept), regexes(setup.reject)));
+  const scope = growingScope(setup.scope, setup.seeds);
+  const policy = linkPolicy(scope.test, makeListFilter(regexes(setup.accept), regexes(setup.reject)));
   const options: DescribeOptions = { ...setup, check: policy.check.bind(policy), resolve: cachedNormalizer() };
   const store = new MirrorStore(setup.repository, { sync });
   return async (job) => {
+    if (job.scopeSeeds) for (const seed of job.scopeSeeds) scope.add(seed);
     try {
       const dropped: [FilterReason, string][] = [];
       const description = describeDocument(job, options, (reason, url) => dropped.push([reason, url]));

@@ -22,6 +22,8 @@ export interface DocumentJob {
   readonly xRobotsTag: string | undefined;
   readonly body: Uint8Array;
   readonly store: boolean;
+  /** Seeds that widened the crawl's scope since this thread's last job (read from input files while crawling). */
+  readonly scopeSeeds?: readonly string[];
 }
 
 export type DocumentResult =

@@ -60,6 +60,29 @@ describe('DocumentPool', () => {
     }
   });
 
+  it('describes links under seeds that widened the scope, on the workers and on the calling thread, and after a worker is replaced', async () => {
+    const setup = { repository: repo, scope: 'host-scope', seeds: ['http://a.test/'], accept: [], reject: [], agent: 'tarantula', obeyRelNofollow: true, maxLinksPerPage: 0 } as const;
+    const links = async (p: DocumentPool) => {
+      const r = await p.run(job('http://a.test/w', '<a href="http://b.test/x">B</a><a href="http://c.test/">C</a>', false));
+      return 'description' in r ? r.description.links.map((l) => l.url) : r.error;
+    };
+    const fresh = new DocumentPool(setup, 1);
+    try {
+      fresh.widenScope('http://b.test/');
+      expect(await links(fresh)).toEqual(['http://b.test/x']); // the calling thread, before the worker is up
+      const slots = (fresh as unknown as { slots: { ready: boolean; worker: import('node:worker_threads').Worker }[] }).slots;
+      while (!slots.every((slot) => slot.ready)) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(await links(fresh)).toEqual(['http://b.test/x']);
+      fresh.widenScope('http://c.test/');
+      expect(await links(fresh)).toEqual(['http://b.test/x', 'http://c.test/']);
+      await slots[0]!.worker.terminate();
+      while (!slots.every((slot) => slot.ready)) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(await links(fresh)).toEqual(['http://b.test/x', 'http://c.test/']);
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it('answers many jobs at once, each with its own result', async () => {
     const results = await Promise.all(Array.from({ length: 50 }, (_, i) => pool.run(job(`http://a.test/n${i}`, `<title>n${i}</title>`))));
     expect(results.map((r) => ('description' in r ? r.description.title : r.error))).toEqual(Array.from({ length: 50 }, (_, i) => `n${i}`));

@@ -12,6 +12,8 @@ interface Slot {
   transfers: ArrayBuffer[];
   /** The worker has loaded (its first message, null, came). */
   ready: boolean;
+  /** How many of the pool's scope seeds this worker was sent. */
+  seedsSent: number;
 }
 
 /**
@@ -31,13 +33,16 @@ export class DocumentPool {
   private closing = false;
   /** Jobs that come before any worker is ready are handled here, on the calling thread. */
   private local: ((job: DocumentJob) => Promise<DocumentResult>) | undefined;
+  private localSeedsSent = 0;
+  /** Seeds that widened the scope after the workers were set up, in order; each worker gets them with its next job. */
+  private readonly scopeSeeds: string[] = [];
 
   constructor(
     private readonly setup: WorkerSetup,
     size = Math.max(1, Math.min(4, availableParallelism() - 1)),
   ) {
     for (let i = 0; i < size; i++) {
-      const slot = { waiting: new Map(), outbox: [], transfers: [], ready: false } as unknown as Slot;
+      const slot = { waiting: new Map(), outbox: [], transfers: [], ready: false, seedsSent: 0 } as unknown as Slot;
       this.start(slot);
       this.slots.push(slot);
     }
@@ -47,6 +52,7 @@ export class DocumentPool {
     const worker = new Worker(packagePath('dist', 'workers', 'document-worker.js'), { workerData: this.setup });
     slot.worker = worker;
     slot.ready = false;
+    slot.seedsSent = 0; // a new worker starts from the setup's seeds
     worker.on('message', (result: DocumentResult | null) => {
       slot.ready = true;
       if (result === null) return;
@@ -66,12 +72,29 @@ export class DocumentPool {
     });
   }
 
+  /**
+   * Widens the scope the workers check links against by one seed (already known to widen it). A job
+   * carries the seeds its thread has not had yet, so every page fetched after its seed was read is
+   * described under the scope that seed gave, and a replaced worker gets them all again.
+   */
+  widenScope(seed: string): void {
+    this.scopeSeeds.push(seed);
+  }
+
+  private newSeeds(sent: number): { scopeSeeds?: readonly string[] } {
+    return sent === this.scopeSeeds.length ? {} : { scopeSeeds: this.scopeSeeds.slice(sent) };
+  }
+
   run(job: Omit<DocumentJob, 'id'>): Promise<DocumentResult> {
     const id = this.nextId++;
     let slot: Slot | undefined;
     for (const s of this.slots) if (s.ready && (slot === undefined || s.waiting.size < slot.waiting.size)) slot = s;
     // A worker takes about 0.1 s to start: a short crawl would spend most of its life waiting for it.
-    if (slot === undefined) return (this.local ??= documentHandler(this.setup, false))({ ...job, id });
+    if (slot === undefined) {
+      const seeds = this.newSeeds(this.localSeedsSent);
+      this.localSeedsSent = this.scopeSeeds.length;
+      return (this.local ??= documentHandler(this.setup, false))({ ...job, ...seeds, id });
+    }
     const owned = job.body.byteOffset === 0 && job.body.byteLength === job.body.buffer.byteLength;
     const body = owned ? job.body : new Uint8Array(job.body);
     return new Promise((resolve) => {
@@ -83,6 +106,10 @@ export class DocumentPool {
   }
 
   private post(slot: Slot): void {
+    // Seeds go with the batch, to the worker that will handle it (a replaced one gets them all).
+    const seeds = this.newSeeds(slot.seedsSent);
+    slot.seedsSent = this.scopeSeeds.length;
+    if (seeds.scopeSeeds) slot.outbox[0] = { ...slot.outbox[0]!, ...seeds };
     slot.worker.postMessage(slot.outbox, slot.transfers);
     slot.outbox = [];
     slot.transfers = [];

@@ -16,6 +16,8 @@ export interface CliOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** Kills the process after this many ms (the test then sees the signal). Default 60 s. */
   readonly timeoutMs?: number;
+  /** `pipe` gives the process a stdin for `onSpawn` to write to (`child.stdin`); by default it has none. */
+  readonly stdin?: 'pipe' | 'ignore';
   /** Called once the process is running, e.g. to send it a signal later. */
   readonly onSpawn?: (child: ChildProcess) => void;
 }
@@ -31,12 +33,12 @@ export function runCli(args: readonly string[], opts: CliOptions = {}): Promise<
     const child = spawn(process.execPath, [CLI, ...args], {
       cwd: opts.cwd,
       env: { ...process.env, ...opts.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [opts.stdin ?? 'ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s));
-    child.stderr.setEncoding('utf8').on('data', (s: string) => (stderr += s));
+    child.stdout!.setEncoding('utf8').on('data', (s: string) => (stdout += s));
+    child.stderr!.setEncoding('utf8').on('data', (s: string) => (stderr += s));
     const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 60_000);
     opts.onSpawn?.(child);
     child.on('error', reject);

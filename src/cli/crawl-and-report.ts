@@ -1,0 +1,46 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { CrawlerConfig } from '../config/config.js';
+import type { CrawlSummary } from '../engine/crawl-stats.js';
+import { runCrawl } from '../engine/run-crawl.js';
+import { terminalOf, type CrawlLogger } from '../log/create-logger.js';
+import { writeReport } from '../report/write-report.js';
+import { summaryBlock } from './summary-block.js';
+
+export interface CrawlAndReportOptions {
+  /** `--report`: write REPOSITORY/report.html once the crawl has ended. */
+  readonly report: boolean;
+  /** Print the closing block on stderr even when it is not a terminal (the demo always says where things are). */
+  readonly summary?: boolean;
+}
+
+/**
+ * `tarantula crawl` as the command line runs it: the crawl, then the report if asked for, then, at
+ * a terminal, the closing block of {@link summaryBlock}. A report that cannot be written is logged
+ * as an error and does not change the exit status: the crawl itself is saved.
+ *
+ * @example
+ * process.exitCode = await crawlAndReport(config, log, { report: true });
+ */
+export async function crawlAndReport(config: CrawlerConfig, log: CrawlLogger, opts: CrawlAndReportOptions): Promise<number> {
+  const { exitCode } = await runCrawl(config, log, { stdout: process.stdout, handleSignals: true });
+  let report: string | undefined;
+  if (opts.report) {
+    report = await writeReport(config.repository).catch((err: unknown) => {
+      log.error({ err }, `cannot write the report: ${(err as Error).message}`);
+      return undefined;
+    });
+    if (report !== undefined) log.info({ report }, 'report written');
+  }
+  const terminal = terminalOf(log);
+  if (terminal !== undefined || opts.summary === true) {
+    // What stats.json says, as written at the crawl's end; if that failed, the error is logged already.
+    const stats = await readFile(join(config.repository, 'stats.json'), 'utf8').then((text) => JSON.parse(text) as CrawlSummary, () => undefined);
+    if (stats !== undefined) {
+      const block = summaryBlock(stats, config.repository, report);
+      if (terminal !== undefined) terminal.print(block);
+      else process.stderr.write(block);
+    }
+  }
+  return exitCode;
+}

@@ -1,0 +1,142 @@
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { CrawlSummary } from '../engine/crawl-stats.js';
+import { pagerank } from '../pagerank/pagerank.js';
+import { rankPages, type RankedPage } from '../pagerank/rank-pages.js';
+import { readLinkGraph } from '../pagerank/read-link-graph.js';
+import { STATE_DIR } from '../state/crawl-state.js';
+import { readJournal } from '../state/read-journal.js';
+import type { Interval, Row } from './svg-charts.js';
+
+/** Intervals of the pages-over-time chart, at most; fewer for a small crawl, so that each holds a few pages. */
+const RATE_POINTS = 60;
+const PAGES_PER_POINT = 5;
+/** Upper bounds (ms) of the fetch-duration ranges; the last range is everything above. */
+const DURATION_BOUNDS = [10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000];
+const PAGERANK_TOP = 20;
+
+/** Everything the report shows, read from a repository. */
+export interface ReportData {
+  readonly repository: string;
+  /** stats.json: the last run's counters. */
+  readonly summary: CrawlSummary & {
+    readonly pending?: number;
+    readonly completed?: boolean;
+    /** On a recrawl: the last crawl's pages sorted into new, changed, unchanged and gone. */
+    readonly recrawl?: Readonly<Record<string, number>>;
+  };
+  /** Equal intervals from the first document to the last: [from, to] in seconds since the first, and pages/s in it. */
+  readonly rate: readonly Interval[];
+  readonly spanSeconds: number;
+  readonly depth: readonly Row[];
+  readonly durations: readonly Row[];
+  readonly pagerank: readonly RankedPage[];
+}
+
+/** A folder that holds no crawl (or not enough of one to report on). */
+export class NoCrawlError extends Error {
+  readonly code = 'NO_CRAWL';
+}
+
+/**
+ * Reads a crawled repository for the report: the counters of `stats.json`; from the journal
+ * (`.tarantula/journal.jsonl`, or `previous.jsonl` when a recrawl has not yet begun one) each
+ * document's fetch time, depth and duration; from `index.txt` the link graph, ranked by PageRank.
+ *
+ * @throws {NoCrawlError} when the folder has no stats.json or no journal.
+ * @example
+ * const data = await readReportData('demo-output');
+ * data.summary.documents //=> 43; data.pagerank[0].url //=> 'http://www.tarantula.test:47613/'
+ */
+export async function readReportData(repository: string): Promise<ReportData> {
+  const summary = await readSummary(repository);
+  const journal = await findJournal(repository);
+  const times: number[] = [];
+  const depth: number[] = [];
+  const durations = new Array<number>(DURATION_BOUNDS.length + 1).fill(0);
+  for await (const e of readJournal(journal)) {
+    if (e[0] !== 'd' || e[2] === null) continue;
+    const rec = e[2];
+    const at = Date.parse(rec.fetchedAt);
+    if (Number.isFinite(at)) times.push(at);
+    depth[rec.depth] = (depth[rec.depth] ?? 0) + 1;
+    const range = DURATION_BOUNDS.findIndex((bound) => rec.durationMs < bound);
+    durations[range < 0 ? DURATION_BOUNDS.length : range]! += 1;
+  }
+  const { rate, spanSeconds } = rateOverTime(times);
+  return {
+    repository,
+    summary,
+    rate,
+    spanSeconds,
+    depth: Array.from(depth, (n, d) => [String(d), n ?? 0] as const),
+    // Ranges above the slowest fetch are left out: a loopback crawl is not drawn over ten empty columns.
+    durations: durations.slice(0, durations.findLastIndex((n) => n > 0) + 1).map((n, i) => [durationLabel(i), n] as const),
+    pagerank: await topPages(join(repository, 'index.txt')),
+  };
+}
+
+async function readSummary(repository: string): Promise<ReportData['summary']> {
+  const path = join(repository, 'stats.json');
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    const missing = (err as NodeJS.ErrnoException).code;
+    if (missing === 'ENOENT' || missing === 'ENOTDIR') {
+      const crawled = await stat(join(repository, STATE_DIR)).then(() => true, () => false);
+      throw new NoCrawlError(
+        crawled
+          ? `${repository} has a crawl journal but no stats.json: the crawl was killed before it ended; run it again (it resumes), then report`
+          : `${repository} holds no crawl (no stats.json, no ${STATE_DIR}/journal.jsonl); crawl into it first: tarantula crawl --repository ${repository}`,
+      );
+    }
+    throw err;
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new NoCrawlError(`${path} is not the stats of a crawl: ${(err as Error).message}`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new NoCrawlError(`${path} is not the stats of a crawl: not a JSON object`);
+  return value as ReportData['summary'];
+}
+
+async function findJournal(repository: string): Promise<string> {
+  for (const name of ['journal.jsonl', 'previous.jsonl']) {
+    const path = join(repository, STATE_DIR, name);
+    if (await stat(path).then((s) => s.isFile(), () => false)) return path;
+  }
+  throw new NoCrawlError(`${repository} has stats.json but no ${STATE_DIR}/journal.jsonl: it is not a repository tarantula crawled`);
+}
+
+/** Documents per second in RATE_POINTS equal intervals from the first document to the last. */
+function rateOverTime(times: number[]): { rate: Interval[]; spanSeconds: number } {
+  if (times.length === 0) return { rate: [], spanSeconds: 0 };
+  let first = Infinity;
+  let last = -Infinity;
+  for (const t of times) {
+    if (t < first) first = t;
+    if (t > last) last = t;
+  }
+  const spanMs = Math.max(last - first, 1);
+  const intervals = Math.max(1, Math.min(RATE_POINTS, Math.floor(times.length / PAGES_PER_POINT), spanMs));
+  const width = spanMs / intervals;
+  const counts = new Array<number>(intervals).fill(0);
+  for (const t of times) counts[Math.min(intervals - 1, Math.floor((t - first) / width))]! += 1;
+  return { rate: counts.map((n, i) => [(i * width) / 1000, ((i + 1) * width) / 1000, (n * 1000) / width]), spanSeconds: spanMs / 1000 };
+}
+
+/** A range by its upper bound (`<25 ms`: from the previous bound to 25 ms), the last by its lower one. */
+function durationLabel(range: number): string {
+  const ms = (n: number): string => (n >= 1000 ? `${n / 1000} s` : `${n} ms`);
+  return range === DURATION_BOUNDS.length ? `≥${ms(DURATION_BOUNDS[range - 1]!)}` : `<${ms(DURATION_BOUNDS[range]!)}`;
+}
+
+async function topPages(indexPath: string): Promise<RankedPage[]> {
+  const exists = await stat(indexPath).then((s) => s.isFile(), () => false);
+  if (!exists) return [];
+  const graph = await readLinkGraph(indexPath);
+  return rankPages(graph, pagerank(graph).scores, PAGERANK_TOP);
+}
