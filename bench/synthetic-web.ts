@@ -27,6 +27,8 @@ export interface SyntheticWeb {
   readonly pages: number;
   readonly hosts: number;
   readonly port: number;
+  /** The scheme of its absolute links. Default http. */
+  readonly scheme?: 'http' | 'https';
 }
 
 /** What a complete crawl of the synthetic web must find. */
@@ -47,8 +49,8 @@ function mix(x: number): number {
 }
 
 export const hostOf = (i: number, web: Pick<SyntheticWeb, 'hosts'>): string => `h${i % web.hosts}.${DOMAIN}`;
-export const pageUrl = (i: number, web: SyntheticWeb): string => `http://${hostOf(i, web)}:${web.port}/p/${i}.html`;
-export const hubUrl = (port: number): string => `http://${DOMAIN}:${port}/`;
+export const pageUrl = (i: number, web: SyntheticWeb): string => `${web.scheme ?? 'http'}://${hostOf(i, web)}:${web.port}/p/${i}.html`;
+export const hubUrl = (port: number, scheme = 'http'): string => `${scheme}://${DOMAIN}:${port}/`;
 const goneOf = (i: number, web: SyntheticWeb): number => Math.floor(i / web.hosts) % GONE_PER_HOST;
 
 export function expected(web: Pick<SyntheticWeb, 'pages' | 'hosts'>): Expected {
@@ -82,8 +84,8 @@ export function pageLinks(i: number, web: SyntheticWeb): [href: string, text: st
   const host = hostOf(i, web);
   const local = (j: number): string => (hostOf(j, web) === host ? `/p/${j}.html` : pageUrl(j, web));
   const links: [string, string][] = [
-    [hubUrl(web.port), 'Home'],
-    [i === 0 ? hubUrl(web.port) : local(Math.floor((i - 1) / 4)), 'Up'],
+    [hubUrl(web.port, web.scheme), 'Home'],
+    [i === 0 ? hubUrl(web.port, web.scheme) : local(Math.floor((i - 1) / 4)), 'Up'],
     ['#main', 'Skip to content'],
   ];
   for (let c = 4 * i + 1; c <= 4 * i + 4 && c < web.pages; c++) links.push([pageUrl(c, web), words(c, 3)]);
@@ -134,11 +136,11 @@ function send(res: ServerResponse, status: number, type: string, body: Buffer | 
   res.end(bytes);
 }
 
-/** Serves the synthetic web on 127.0.0.1; resolves once listening (port 0 picks a free one). */
-export async function serveSyntheticWeb(pages: number, hosts: number, port = 0): Promise<{ web: SyntheticWeb; close: () => Promise<void> }> {
-  const web = { pages, hosts, port };
+/** The synthetic web's request handler; `web.port` is read when pages are rendered, so it may be set after listening. */
+export function syntheticWebHandler(web: SyntheticWeb): (req: IncomingMessage, res: ServerResponse) => void {
+  const { pages } = web;
   let hub: Buffer | undefined;
-  const handle = (req: IncomingMessage, res: ServerResponse): void => {
+  return (req, res) => {
     const name = (req.headers.host ?? '').replace(/:\d+$/, '').toLowerCase();
     const path = req.url ?? '/';
     if (path === '/robots.txt') return send(res, 200, 'text/plain', ROBOTS);
@@ -148,7 +150,12 @@ export async function serveSyntheticWeb(pages: number, hosts: number, port = 0):
     if (i >= 0 && i < pages && name === hostOf(i, web)) return send(res, 200, 'text/html; charset=utf-8', renderPage(i, web));
     send(res, 404, 'text/html; charset=utf-8', NOT_FOUND);
   };
-  const server = createServer({ keepAliveTimeout: 60_000 }, handle);
+}
+
+/** Serves the synthetic web on 127.0.0.1; resolves once listening (port 0 picks a free one). */
+export async function serveSyntheticWeb(pages: number, hosts: number, port = 0): Promise<{ web: SyntheticWeb; close: () => Promise<void> }> {
+  const web = { pages, hosts, port };
+  const server = createServer({ keepAliveTimeout: 60_000 }, syntheticWebHandler(web));
   await new Promise<void>((ok) => server.listen(port, '127.0.0.1', ok));
   web.port = (server.address() as AddressInfo).port;
   return { web, close: () => new Promise((ok) => { server.closeAllConnections(); server.close(() => ok()); }) };

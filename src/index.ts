@@ -3,7 +3,7 @@
  * the default spec; a pipeline file recombines them (see pipelines/ and the README).
  */
 export { crawl, type CrawlSpec } from './engine/crawl.js';
-export { createCrawlContext, type CrawlContext } from './engine/crawl-context.js';
+export { createCrawlContext, type CrawlContext, type NetworkHooks } from './engine/crawl-context.js';
 export { defaultAdmit, defaultSpec, defaultUnit, failSafe, seedsOf } from './engine/default-spec.js';
 export { definePipeline, type CrawlSinks, type CrawlStop, type Pipeline } from './engine/pipeline.js';
 export { defaultPipeline, runCrawl, EXIT, type RunCrawlOptions, type RunCrawlResult } from './engine/run-crawl.js';
@@ -29,6 +29,7 @@ export { hostLimit } from './stages/host-limit.js';
 export { journalAdmissions } from './stages/journal-admissions.js';
 export { linkPolicy, type LinkPolicy } from './stages/link-policy.js';
 export { normalizeLinks } from './stages/normalize-links.js';
+export { refusePrivateHosts } from './stages/refuse-private-hosts.js';
 export { obeyRobots, type ObeyRobotsOptions } from './stages/obey-robots.js';
 export { parseDocument, type ParseDocumentOptions } from './stages/parse-document.js';
 export { readSitemaps } from './stages/read-sitemaps.js';
@@ -51,7 +52,10 @@ export { DEFAULT_CONFIG } from './config/keys.js';
 export { createLogger, type CrawlLogger } from './log/create-logger.js';
 
 export { fetchDocument, type FetchOptions, type FetchResponse, type Validators, type WireExchange } from './fetch/fetch-document.js';
-export { createDispatcher } from './fetch/create-dispatcher.js';
+export { createDispatcher, type DispatcherOptions } from './fetch/create-dispatcher.js';
+export { addressClass, type AddressClass } from './fetch/address-class.js';
+export { addressGuard, PrivateAddressError, type AddressGuard } from './fetch/address-guard.js';
+export { proxySettings, type ProxySettings } from './fetch/proxy-settings.js';
 export { FetchError } from './fetch/fetch-error.js';
 export { RobotsCache, type RobotsVerdict } from './robots/robots-cache.js';
 export { readSitemap, type SitemapContents, type SitemapUrl } from './sitemap/read-sitemap.js';

@@ -7,7 +7,7 @@ import { didYouMean } from './wording.js';
 
 /**
  * Values that win over Crawler.conf (from the command line, or a program). Every field given
- * replaces the file's, except `resolve`, whose entries are added to the file's (as curl's).
+ * replaces the file's, except `resolve` and `headers`, whose entries are added to the file's (as curl's).
  */
 export type ConfigOverrides = { readonly [F in keyof CrawlerConfig]?: CrawlerConfig[F] };
 
@@ -82,6 +82,7 @@ export function buildConfig(
   for (const field of Object.keys(overrides) as (keyof CrawlerConfig)[]) {
     const value = overrides[field];
     if (field === 'resolve') config.resolve = [...config.resolve, ...(overrides.resolve ?? [])];
+    else if (field === 'headers') config.headers = [...config.headers, ...(overrides.headers ?? [])];
     else assign(config, field, value as CrawlerConfig[typeof field]);
     lineOf.delete(field); // a flag set it: no line of the file is to blame
   }

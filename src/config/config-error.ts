@@ -1,6 +1,6 @@
 /**
  * Stable codes of configuration failures. `CONF_*` come from Crawler.conf (or reading it),
- * `ARG_*` from the command line. Every one of them means the same thing to the caller:
+ * `ARG_*` from the command line, `ENV_*` from environment variables (HTTPS_PROXY...). Every one of them means the same thing to the caller:
  * abort before any request is sent, exit status 2 (SPEC §2).
  */
 export type ConfigErrorCode =
@@ -13,7 +13,8 @@ export type ConfigErrorCode =
   | 'ARG_UNKNOWN'
   | 'ARG_MISSING'
   | 'ARG_BAD_VALUE'
-  | 'ARG_EXTRA';
+  | 'ARG_EXTRA'
+  | 'ENV_BAD_VALUE';
 
 /**
  * A bad configuration or command line. The message is `WHERE: DETAIL`, where WHERE is

@@ -55,6 +55,20 @@ export interface CrawlerConfig {
   readonly maxDecodedSize: number;
   readonly maxRedirects: number;
   readonly maxRetries: number;
+  /** Connections to private, loopback, link-local... addresses are allowed (the SSRF guard is off). */
+  readonly allowPrivateAddresses: boolean;
+  /** PEM certificates trusted on top of Node's roots; undefined = none. */
+  readonly caFile: string | undefined;
+  /** TLS certificates are not verified (dangerous). */
+  readonly insecure: boolean;
+  /** The proxy of every request, as curl's --proxy; undefined = the environment's (HTTP_PROXY...). */
+  readonly proxy: string | undefined;
+  /** HTTP/2 is offered to https servers. */
+  readonly http2: boolean;
+  /** A cookie jar is kept for the crawl (and its resume). */
+  readonly cookies: boolean;
+  /** Headers added to every request: [lowercase name, value]. */
+  readonly headers: readonly (readonly [string, string])[];
   // logging
   readonly logFile: string;
   readonly logLevel: 0 | 1 | 2;

@@ -44,6 +44,13 @@ const CASES: { readonly [F in keyof CrawlerConfig]: readonly [ConfValue, Crawler
   maxDecodedSize: [scalar('2048'), 2048, scalar('0x10'), '"0x10" is not a number for max-decoded-size'],
   maxRedirects: [scalar('0'), 0, scalar('-1'), 'max-redirects must be at least 0, not -1'],
   maxRetries: [scalar('3'), 3, scalar('3.0'), '"3.0" is not a whole number for max-retries'],
+  allowPrivateAddresses: [scalar('yes'), true, scalar('sometimes'), '"sometimes" is not true or false for allow-private-addresses'],
+  caFile: [scalar(''), undefined, scalar('/nonexistent/ca.pem'), 'cannot read ca-file "/nonexistent/ca.pem": ENOENT'],
+  insecure: [scalar('false'), false, list('true'), 'insecure takes a single value, not a list'],
+  proxy: [scalar('proxy.test:3128'), 'http://proxy.test:3128', scalar('socks4://p.test:1080'), 'proxy "socks4://p.test:1080": only http:// and https:// proxies are supported'],
+  http2: [scalar('on'), true, scalar('h2'), '"h2" is not true or false for http2'],
+  cookies: [scalar('true'), true, scalar('jar'), '"jar" is not true or false for cookies'],
+  headers: [list('X-Token: abc:def', 'Accept-Language:  el, en'), [['x-token', 'abc:def'], ['accept-language', 'el, en']], list('User-Agent: me'), 'User-Agent cannot be set in headers: set user-agent instead'],
   logFile: [scalar('crawl.log'), 'crawl.log', scalar(''), 'log-file must not be empty'],
   logLevel: [scalar('2'), 2, scalar('3'), 'log-level must be at most 2, not 3'],
   periodHours: [scalar('.25'), 0.25, scalar('soon'), '"soon" is not a number for period'],
@@ -76,7 +83,7 @@ describe('KEYS', () => {
     for (const field of fields) {
       const spec = KEYS[field];
       expect(FIELD_OF_KEY.get(spec.name)).toBe(field);
-      expect(spec.name).toMatch(/^[a-z]+(-[a-z]+)*$/);
+      expect(spec.name).toMatch(/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/);
       expect(SECTIONS).toContain(spec.section);
       expect(spec.unit).not.toBe('');
       expect(spec.doc).toMatch(/^[A-Z0-9].*\.$/);
@@ -91,6 +98,7 @@ describe('KEYS', () => {
       maxDelayMs: 30000, maxPerHost: 1, maxCrawlDelayMs: 60_000, robotsTtlMs: 86_400_000, obeyRelNofollow: true,
       userAgent: `tarantula/${VERSION}`, resolve: [], connectTimeoutMs: 10000, headerTimeoutMs: 30000,
       bodyTimeoutMs: 30000, maxBodySize: 10_485_760, maxDecodedSize: 20_971_520, maxRedirects: 5, maxRetries: 2,
+      allowPrivateAddresses: false, caFile: undefined, insecure: false, proxy: undefined, http2: false, cookies: false, headers: [],
       logFile: 'screen', logLevel: 1, periodHours: 72, recrawlPolicy: 'fixed', minIntervalHours: 1, maxIntervalHours: 720, threads: 16, indexFile: undefined, indexFormat: 'seed',
       warcFile: undefined, warcMaxSize: 1_000_000_000,
       frontier: undefined, crawlId: undefined, leaseMs: 60_000, workers: 1,

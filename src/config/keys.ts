@@ -18,6 +18,7 @@ import {
   urlList,
   type ValueParser,
 } from './value-parsers.js';
+import { headerList, pemFile, proxyUrl } from './network-values.js';
 
 /** How a key is written; `list` keys take `{ ... }` and their flags may be repeated. */
 export type KeyKind = 'list' | 'integer' | 'number' | 'choice' | 'boolean' | 'string';
@@ -223,6 +224,41 @@ export const KEYS: { readonly [F in keyof CrawlerConfig]: KeySpec<F> } = {
     name: 'max-retries', section: 'fetch-options', kind: 'integer', unit: 'retries',
     default: '2', parse: count,
     doc: 'Retries, with backoff, after a network error, a 5xx or a 429.',
+  },
+  allowPrivateAddresses: {
+    name: 'allow-private-addresses', section: 'fetch-options', kind: 'boolean', unit: 'true, false',
+    default: 'false', parse: booleanValue,
+    doc: 'Allow connections to loopback, private, link-local, CGNAT, multicast and reserved addresses (refused by default, except a seed host’s and a resolve entry’s).',
+  },
+  caFile: {
+    name: 'ca-file', section: 'fetch-options', kind: 'string', unit: 'path of PEM certificates, or empty',
+    default: '""', parse: pemFile,
+    doc: 'Certificate authorities trusted on top of the usual ones.',
+  },
+  insecure: {
+    name: 'insecure', section: 'fetch-options', kind: 'boolean', unit: 'true, false',
+    default: 'false', parse: booleanValue,
+    doc: 'DANGEROUS: do not verify TLS certificates (anyone on the path can read and change the pages).',
+  },
+  proxy: {
+    name: 'proxy', section: 'fetch-options', kind: 'string', unit: 'http(s)://[user:password@]host:port, or empty',
+    default: '""', parse: proxyUrl,
+    doc: 'The proxy of every request, as curl --proxy; empty: HTTP_PROXY, HTTPS_PROXY, ALL_PROXY; NO_PROXY applies to both.',
+  },
+  http2: {
+    name: 'http2', section: 'fetch-options', kind: 'boolean', unit: 'true, false',
+    default: 'false', parse: booleanValue,
+    doc: 'Offer HTTP/2 to https servers (they choose); requests in flight per host stay max-per-host.',
+  },
+  cookies: {
+    name: 'cookies', section: 'fetch-options', kind: 'boolean', unit: 'true, false',
+    default: 'false', parse: booleanValue,
+    doc: 'Keep the cookies servers set (RFC 6265) for the crawl and its resume, in REPOSITORY/.tarantula/cookies.json.',
+  },
+  headers: {
+    name: 'headers', section: 'fetch-options', kind: 'list', unit: '"Name: value" items',
+    default: '{ }', parse: headerList,
+    doc: 'Headers added to every request, as curl -H. --header adds to them.',
   },
   logFile: {
     name: 'log-file', section: 'logging', kind: 'string', unit: 'path, or screen (stderr)',

@@ -38,8 +38,18 @@ describe('parseArgs', () => {
     [['--index-file='], { indexFile: undefined }],
     [['--Max-Depth', '1'], { maxDepth: 1 }],
     [['--threads', '2', '--threads', '3'], { threads: 3 }],
+    [['--insecure'], { insecure: true }],
+    [['--insecure', 'site.conf', '--cookies', '--http2', 'off'], { insecure: true, cookies: true, http2: false }],
+    [['--allow-private-addresses=no', '--insecure', '--seed', 'http://a.test/'], { allowPrivateAddresses: false, insecure: true, startingPoints: ['http://a.test/'] }],
+    [['--header', 'X-A: 1', '--headers=X-B: 2'], { headers: [['x-a', '1'], ['x-b', '2']] }],
+    [['--proxy', 'http://127.0.0.1:3128'], { proxy: 'http://127.0.0.1:3128' }],
   ])('crawl %j overrides %j', (args, expected) => {
     expect(overridesOf(...args)).toEqual(expected);
+  });
+
+  it('takes a true/false flag alone as true, and the next argument as a positional unless it is true or false', () => {
+    expect(parseArgs(['crawl', '--cookies', 'site.conf'])).toMatchObject({ confPath: 'site.conf', overrides: { cookies: true } });
+    expect(parseArgs(['crawl', '--cookies', 'false', 'site.conf'])).toMatchObject({ confPath: 'site.conf', overrides: { cookies: false } });
   });
 
   it('collects repeated list flags, aliases included, in order', () => {

@@ -2,7 +2,7 @@ import type { CrawlerConfig } from './config.js';
 import { ConfigError } from './config-error.js';
 import { readKey, type ConfigOverrides } from './build-config.js';
 import { FIELD_OF_KEY, KEYS } from './keys.js';
-import { BadValue, choiceOf, numberOf, type ValueParser } from './value-parsers.js';
+import { BadValue, choiceOf, isBooleanWord, numberOf, type ValueParser } from './value-parsers.js';
 import { didYouMean, orList } from './wording.js';
 
 export type Command = 'crawl' | 'run' | 'pagerank' | 'report' | 'demo' | 'help' | 'version';
@@ -48,6 +48,7 @@ export const FLAG_ALIASES: ReadonlyMap<string, string> = new Map([
   ['traversal', 'traversal-algorithm'],
   ['index', 'index-file'],
   ['format', 'index-format'],
+  ['header', 'headers'],
   ['warc', 'warc-file'],
 ]);
 
@@ -142,7 +143,9 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     } else {
       const field = FIELD_OF_KEY.get(FLAG_ALIASES.get(name) ?? name);
       if (field === undefined) throw unknownFlag(flag, command);
-      const read = readKey(field, { kind: 'scalar', text: value(), line: 0 }, () => flag, 'ARG_BAD_VALUE');
+      // A true/false key's flag alone means true (`--insecure`), as curl's switches.
+      const bareSwitch = KEYS[field].kind === 'boolean' && eq < 0 && !isBooleanWord(rest[i + 1] ?? '');
+      const read = readKey(field, { kind: 'scalar', text: bareSwitch ? 'true' : value(), line: 0 }, () => flag, 'ARG_BAD_VALUE');
       if (KEYS[field].kind !== 'list') Object.assign(overrides, { [field]: read });
       else lists.set(field, [...(lists.get(field) ?? []), ...(read as readonly unknown[])]);
     }

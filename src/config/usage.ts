@@ -15,7 +15,8 @@ const HEAD = `Usage:
   tarantula --help | --version
 
 FLAGS override Crawler.conf. Write --flag VALUE or --flag=VALUE; a list flag may be repeated,
-each use adding one item, and replaces the file's list (--resolve adds to it).
+each use adding one item, and replaces the file's list (--resolve and --header add to it).
+A true|false flag alone means true (--insecure, --cookies).
 `;
 
 /**
@@ -52,4 +53,7 @@ const METAVAR: Readonly<Record<string, string>> = {
   'user-agent': 'S',
   'log-file': 'FILE',
   'index-file': 'FILE',
+  'ca-file': 'PATH',
+  proxy: 'URL',
+  headers: '"NAME: VALUE"',
 };

@@ -84,6 +84,9 @@ export function choiceOf<T extends string>(choices: readonly T[]): ValueParser<T
 const TRUE = new Set(['true', 'yes', 'on', '1']);
 const FALSE = new Set(['false', 'no', 'off', '0']);
 
+/** Whether a word reads as true or false (a flag followed by one takes it as its value). */
+export const isBooleanWord = (text: string): boolean => TRUE.has(text.toLowerCase()) || FALSE.has(text.toLowerCase());
+
 /** `true`/`false` (also yes/no, on/off, 1/0), case-insensitive. */
 export const booleanValue: ValueParser<boolean> = (v, key) => {
   const { text } = single(v, key);

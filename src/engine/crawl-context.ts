@@ -1,8 +1,11 @@
 import { setMaxListeners } from 'node:events';
+import { join } from 'node:path';
 import type { Dispatcher } from 'undici';
 import type { WarcArchive } from '../archive/warc-archive.js';
 import type { CrawlerConfig } from '../config/config.js';
-import { createDispatcher } from '../fetch/create-dispatcher.js';
+import { addressGuard, type AddressGuard } from '../fetch/address-guard.js';
+import { CookieDispatcher } from '../fetch/cookie-dispatcher.js';
+import { createDispatcher, type DispatcherOptions } from '../fetch/create-dispatcher.js';
 import { fetchDocument, type FetchOptions, type FetchResponse } from '../fetch/fetch-document.js';
 import { hostFrontier, type DelayPolicy, type Frontier } from '../frontier/host-frontier.js';
 import type { CrawlRequest } from '../frontier/crawl-request.js';
@@ -18,7 +21,9 @@ import { productToken } from '../robots/robots-txt.js';
 import type { DropReport } from '../stages/admissible.js';
 import { linkPolicy, type LinkPolicy } from '../stages/link-policy.js';
 import type { NearDuplicates } from '../stages/parse-document.js';
-import type { CrawlState } from '../state/crawl-state.js';
+import { proxySettings, withoutPassword } from '../fetch/proxy-settings.js';
+import { CookieFile } from '../state/cookie-file.js';
+import { STATE_DIR, type CrawlState } from '../state/crawl-state.js';
 import { RecrawlSchedule } from '../state/recrawl-schedule.js';
 import type { JournalWriter } from '../state/journal-writer.js';
 import { MirrorStore } from '../store/mirror-store.js';
@@ -63,6 +68,8 @@ export interface CrawlContext {
   widenScope(seed: string): void;
   readonly store: MirrorStore;
   readonly dispatcher: Dispatcher;
+  /** The SSRF guard: the connector asks it at connect time, admission about literal addresses. */
+  readonly guard: AddressGuard;
   readonly fetchOptions: FetchOptions;
   /** The robots.txt product token of the user agent. */
   readonly agent: string;
@@ -90,6 +97,9 @@ export interface SharedParts {
   robotsFetch(fetch: (url: string) => Promise<FetchResponse>): (url: string) => Promise<FetchResponse>;
 }
 
+/** Where a crawl's connections go, for tests and embedders: the name lookup, and a wrapper of the connector. */
+export type NetworkHooks = Pick<DispatcherOptions, 'lookup' | 'wrapConnector'>;
+
 /**
  * Builds a crawl's shared state from its configuration.
  *
@@ -109,6 +119,8 @@ export interface CrawlContextOptions {
   readonly inputs?: readonly SeedInput[];
   /** A worker of a crawl shared through Redis: the parts it takes from there instead. */
   readonly shared?: SharedParts;
+  /** Where connections go (a test's recording connector); default: DNS and the network. */
+  readonly network?: NetworkHooks;
 }
 
 /**
@@ -126,14 +138,26 @@ export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen
   // Every fetch in flight listens to this one signal.
   setMaxListeners(0, abort.signal);
   const stats = new CrawlStats((url) => state.known.has(url));
-  const dispatcher = createDispatcher({
+  const guard = addressGuard({ allowPrivate: config.allowPrivateAddresses, trustedHosts: config.startingPoints.map((s) => new URL(s).hostname) });
+  const proxy = proxySettings(config.proxy, process.env);
+  if (config.insecure) log.warn('insecure: TLS certificates are not verified; anyone on the path can read and change what is crawled');
+  if (proxy) log.info({ http: withoutPassword(proxy.http), https: withoutPassword(proxy.https) }, 'requests go through a proxy');
+  const direct = createDispatcher({
     resolve: config.resolve,
     connectTimeoutMs: config.connectTimeoutMs,
     connectionsPerOrigin: config.maxPerHost,
+    guard,
+    tls: { caFile: config.caFile, insecure: config.insecure },
+    http2: config.http2,
+    ...(proxy ? { proxy } : {}),
     ...(archive ? { remoteAddresses: addresses } : {}),
+    ...options.network,
   });
+  const cookies = config.cookies ? CookieFile.open(join(config.repository, STATE_DIR, 'cookies.json'), (msg) => log.warn(msg)) : undefined;
+  const dispatcher = cookies ? new CookieDispatcher(direct, cookies) : direct;
   const fetchOptions: FetchOptions = {
     dispatcher,
+    headers: config.headers,
     userAgent: config.userAgent,
     headerTimeoutMs: config.headerTimeoutMs,
     bodyTimeoutMs: config.bodyTimeoutMs,
@@ -216,6 +240,7 @@ export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen
     },
     store: new MirrorStore(config.repository),
     dispatcher,
+    guard,
     fetchOptions,
     agent: productToken(config.userAgent),
     hostCounts: state.hostCounts,
@@ -228,7 +253,12 @@ export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen
     abort,
     // The crawl is over: nothing is in flight, and idle keep-alive sockets need no graceful goodbye.
     close: async () => {
-      await Promise.all([documents.close(), dispatcher.destroy(), archive?.close()]);
+      await Promise.all([
+        documents.close(),
+        dispatcher.destroy(),
+        archive?.close(),
+        cookies?.then((file) => file.save()).catch((err: unknown) => log.error({ err }, 'cannot save the cookies')),
+      ]);
     },
   };
 }

@@ -13,6 +13,7 @@ import { reuseStored } from '../stages/reuse-stored.js';
 import { followPolicy } from '../stages/follow-policy.js';
 import { hostLimit } from '../stages/host-limit.js';
 import { normalizeLinks } from '../stages/normalize-links.js';
+import { refusePrivateHosts } from '../stages/refuse-private-hosts.js';
 import { obeyRobots } from '../stages/obey-robots.js';
 import { robotsAllowed } from '../stages/robots-allowed.js';
 import { describeAndStore } from '../stages/describe-and-store.js';
@@ -73,18 +74,23 @@ function archiveOf(ctx: CrawlContext): ((req: CrawlRequest, res: FetchResponse) 
 }
 
 /**
- * Admission, cheapest checks first (STYLE habit 12): normalize, traps, scope and lists, in-links,
- * seen-set, priority, host cap, cached robots. `prioritizer` gives each request its level (SPEC §10).
+ * Admission, cheapest checks first (STYLE habit 12): normalize, traps, literal private addresses,
+ * scope and lists, in-links, seen-set, priority, host cap, cached robots. `prioritizer` gives each request its level (SPEC §10).
  */
 export function defaultAdmit(ctx: CrawlContext, prioritizer: Prioritizer = defaultPrioritizer): OperatorFunction<Candidate, CrawlRequest> {
   const c = ctx.config;
   const levels = ctx.priority.levels > 1;
   // Depth-first moves every URL found again up the stack already; breadth-first, only one whose level rose.
   const reconsider = levels && c.traversal === 'bfs' ? levelRose(prioritizer, ctx.priority) : undefined;
-  return pipe(
+  // What a link is, then whether it is new: two pipes, as rxjs types at most nine operators in one.
+  const vetted = pipe(
     normalizeLinks(ctx.report),
     trapLimits(c, ctx.report),
+    refusePrivateHosts(ctx.guard, c.resolve, ctx.report),
     followPolicy(ctx.policy, ctx.report),
+  );
+  return pipe(
+    vetted,
     levels ? countInLinks(ctx.inLinks) : (a$) => a$,
     dedup(ctx.seen, ctx.report, ctx.started, reconsider),
     levels ? prioritize(prioritizer, ctx.priority) : (r$) => r$,

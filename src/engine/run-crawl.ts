@@ -6,7 +6,7 @@ import { archiveOf } from '../archive/warc-archive.js';
 import type { CrawlerConfig } from '../config/config.js';
 import { ConfigError } from '../config/config-error.js';
 import { crawl, type CrawlSpec } from './crawl.js';
-import { createCrawlContext, startedSet, type CrawlContext, type SharedParts } from './crawl-context.js';
+import { createCrawlContext, startedSet, type CrawlContext, type NetworkHooks, type SharedParts } from './crawl-context.js';
 import { defaultSpec } from './default-spec.js';
 import type { Outcome } from './outcome.js';
 import type { CrawlSinks, CrawlStop, Pipeline } from './pipeline.js';
@@ -37,6 +37,8 @@ export interface RunCrawlOptions {
   readonly handleSignals?: boolean;
   /** The clock recrawl schedules are kept on (ms since the epoch); default `Date.now`. */
   readonly now?: () => number;
+  /** Where connections go (a test's recording connector); default: DNS and the network. */
+  readonly network?: NetworkHooks;
   /** What `-i -` reads. Default: process.stdin. */
   readonly stdin?: Readable;
   /** Makes this crawl one worker of a shared crawl (SPEC §8). */
@@ -116,7 +118,7 @@ export async function runCrawl(config: CrawlerConfig, log: CrawlLogger, opts: Ru
   // Counted in Redis for a shared crawl; the journal's count may include admissions Redis never got.
   if (worker) state.hostCounts.clear();
   const ctx = createCrawlContext(config, log, seen, state, {
-    ...(opts.now ? { now: opts.now } : {}), ...(started ? { started } : {}), ...(archiving ? { archiving } : {}), inputs, ...(worker ? { shared: worker } : {}),
+    ...(opts.now ? { now: opts.now } : {}), ...(started ? { started } : {}), ...(archiving ? { archiving } : {}), inputs, ...(worker ? { shared: worker } : {}), ...(opts.network ? { network: opts.network } : {}),
   });
 
   // Replayed: a signal that comes while the sinks are being opened still stops the crawl.

@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addressGuard } from './address-guard.js';
 import { createDispatcher } from './create-dispatcher.js';
 import { cachingLookup, type Resolver } from './dns-cache.js';
 import { fetchDocument } from './fetch-document.js';
@@ -106,7 +107,9 @@ describe('cachingLookup', () => {
 
   it('serves the crawler’s undici dispatcher: two requests on two connections, one lookup', async () => {
     const { asked, resolver } = fakeResolver();
-    const dispatcher = createDispatcher({ resolve: [], connectTimeoutMs: 1_000, connectionsPerOrigin: 1, lookup: cachingLookup({ resolver }) });
+    // The fake DNS answers with loopback, which the SSRF guard allows only for a trusted (seed) host.
+    const guard = addressGuard({ allowPrivate: false, trustedHosts: ['www.a.test'] });
+    const dispatcher = createDispatcher({ resolve: [], connectTimeoutMs: 1_000, connectionsPerOrigin: 1, lookup: cachingLookup({ resolver }), guard });
     const opts = { dispatcher, userAgent: 'tarantula/test', headerTimeoutMs: 1000, bodyTimeoutMs: 1000, maxBodySize: 0, maxDecodedSize: 0 };
     for (let i = 0; i < 2; i++) expect((await fetchDocument(`http://www.a.test:${port}/`, opts)).body.toString()).toBe('ok');
     await dispatcher.close();

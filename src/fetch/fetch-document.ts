@@ -12,6 +12,8 @@ export interface FetchOptions {
   readonly maxBodySize: number;
   /** Bytes after Content-Encoding is undone. 0 = no limit. */
   readonly maxDecodedSize: number;
+  /** Added to every request (`headers`, `--header`): [lowercase name, value]. */
+  readonly headers?: readonly (readonly [string, string])[];
   readonly signal?: AbortSignal;
   /** Keep the exchange as it went over the wire ({@link FetchResponse.wire}), for an archive. */
   readonly capture?: boolean;
@@ -62,6 +64,7 @@ export function fetchDocument(url: string, opts: FetchOptions, validators?: Vali
   return new Promise((resolve, reject) => {
     if (opts.signal?.aborted) return reject(toFetchError(opts.signal.reason));
     const headers: Record<string, string> = { 'user-agent': opts.userAgent, accept: ACCEPT, 'accept-encoding': 'gzip, deflate, br' };
+    for (const [name, value] of opts.headers ?? []) headers[name] = value;
     if (validators?.etag) headers['if-none-match'] = validators.etag;
     if (validators?.lastModified) headers['if-modified-since'] = validators.lastModified;
     const handler = new DocumentHandler(opts, resolve, reject);

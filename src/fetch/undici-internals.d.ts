@@ -21,3 +21,20 @@ declare module 'undici/lib/core/util.js' {
   /** `new URL(url)`, refusing any protocol but http: and https: with an UND_ERR_INVALID_ARG error. */
   export function parseURL(url: string): URL;
 }
+
+declare module 'undici/lib/dispatcher/dispatcher.js' {
+  // The base class of every dispatcher: dispatch(), close(), destroy() and compose().
+  import { Dispatcher } from 'undici';
+  export default Dispatcher;
+}
+
+declare module 'undici/lib/dispatcher/proxy-agent.js' {
+  import { ProxyAgent } from 'undici';
+  export default ProxyAgent;
+}
+
+declare module 'undici/lib/api/api-connect.js' {
+  import type { Dispatcher } from 'undici';
+  const connect: Dispatcher['connect'];
+  export default connect;
+}

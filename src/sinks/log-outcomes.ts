@@ -54,7 +54,7 @@ export function logOutcomes(log: CrawlLogger): MonoTypeOperatorFunction<Outcome>
         if (debug) log.debug({ url: out.req.url }, 'stopped in flight: still pending');
         break;
       case 'skipped':
-        if (out.reason === 'robots-unavailable' || out.reason === 'crawl-delay') log.warn({ url: out.req.url, reason: out.reason }, out.message ?? 'skipped');
+        if (out.reason === 'robots-unavailable' || out.reason === 'crawl-delay' || out.reason === 'private-address') log.warn({ url: out.req.url, reason: out.reason }, out.message ?? 'skipped');
         else if (debug) log.debug({ url: out.req.url, reason: out.reason }, out.message ?? 'skipped');
         break;
     }

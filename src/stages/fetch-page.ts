@@ -82,6 +82,8 @@ function failure(req: CrawlRequest, err: FetchError, opts: FetchPageOptions): Ou
   // Whatever the error says (aborted, a reset body), a fetch cut short by the crawl's stop is no failure of the URL.
   if (opts.signal?.aborted) return { kind: 'unfinished', req };
   opts.politeness.recordFetch(req.host, 0);
+  // The SSRF guard refused the address: a drop like the filters', not a failure of the site.
+  if (err.code === 'private-address') return { kind: 'skipped', req, reason: 'private-address', message: err.message };
   if (err.action === 'retry' && req.attempt < opts.maxRetries) {
     opts.politeness.backoff(req.host, retryDelayMs(req.attempt));
     return retry(req, err.code, err.message);

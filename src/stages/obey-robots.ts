@@ -5,6 +5,7 @@ import type { RobotsCache, RobotsVerdict } from '../robots/robots-cache.js';
 import type { Outcome, UnitValue } from '../engine/outcome.js';
 import { originOf } from '../url/url-parts.js';
 import { retryDelayMs } from './retry-delay.js';
+import { unavailableReason } from './robots-allowed.js';
 
 export interface ObeyRobotsOptions {
   readonly robots: RobotsCache;
@@ -62,7 +63,9 @@ function judge(req: CrawlRequest, origin: string, verdict: RobotsVerdict, opts: 
       return retry;
     }
     opts.robots.giveUp(origin, verdict);
-    return { kind: 'skipped', req, reason: 'robots-unavailable', message: verdict.message };
+    // A certificate that does not verify is the site's failure, under its own code, not a robots.txt matter.
+    if (verdict.code.startsWith('tls-')) return { kind: 'failed', req, code: verdict.code, message: verdict.message };
+    return { kind: 'skipped', req, reason: unavailableReason(verdict), message: verdict.message };
   }
   const delay = opts.robots.crawlDelayMs(req.host);
   if (opts.maxCrawlDelayMs > 0 && delay > opts.maxCrawlDelayMs)

@@ -1,6 +1,7 @@
 import { filter, type MonoTypeOperatorFunction } from 'rxjs';
 import type { CrawlRequest } from '../frontier/crawl-request.js';
-import type { RobotsCache } from '../robots/robots-cache.js';
+import type { RobotsCache, RobotsVerdict } from '../robots/robots-cache.js';
+import type { FilterReason } from '../url/filter-reason.js';
 import { originOf } from '../url/url-parts.js';
 import type { DropReport } from './admissible.js';
 
@@ -17,11 +18,16 @@ export function robotsAllowed(robots: RobotsCache, userAgent: string, report: Dr
     const verdict = robots.peek(originOf(req.url));
     if (verdict === undefined) return true;
     if (verdict.state === 'unavailable') {
-      report('robots-unavailable', req.url);
+      report(unavailableReason(verdict), req.url);
       return false;
     }
     if (verdict.rules.isAllowed(req.url, userAgent)) return true;
     report('robots', req.url);
     return false;
   });
+}
+
+/** Why an origin whose robots.txt could not be had is dropped: the SSRF guard refused it, or it failed. */
+export function unavailableReason(verdict: RobotsVerdict & { state: 'unavailable' }): FilterReason {
+  return verdict.code === 'private-address' ? 'private-address' : 'robots-unavailable';
 }

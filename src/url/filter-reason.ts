@@ -6,6 +6,8 @@
  * - `unsupported-scheme`: it parses, but is not `http:`/`https:` (`mailto:`, `javascript:`, `data:`, ...).
  * - `out-of-scope`: outside the configured scope (SPEC §4).
  * - `rejected` / `not-accepted`: matched by the reject list / not admitted by a non-empty accept list.
+ * - `private-address`: the host is, or resolves to, an address the SSRF guard refuses (loopback,
+ *   private, link-local, CGNAT, multicast, reserved), at admission for a literal address, at connect time for a name.
  * - `too-long`: the normalized URL is longer than `max-url-length`.
  * - `path-repetition`: one path segment repeats more than `max-path-repetition` times.
  * - `too-deep`: more links from a seed than `max-depth`.
@@ -31,6 +33,7 @@ export const FILTER_REASONS = [
   'out-of-scope',
   'rejected',
   'not-accepted',
+  'private-address',
   'too-long',
   'path-repetition',
   'too-deep',
