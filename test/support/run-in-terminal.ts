@@ -24,7 +24,7 @@ let runs = 0;
 /**
  * Runs `tarantula ARGS...` with a pseudo-terminal as its stdin, stdout and stderr, through util-linux
  * `script` (`-q` no banner, `-f` flush at once, `-e` the command's exit status, `-c` the command), and
- * collects what it wrote to the terminal. `env` replaces TERM, NO_COLOR and FORCE_COLOR as given.
+ * collects what it wrote to the terminal. `env` replaces TERM, NO_COLOR, FORCE_COLOR and CI as given.
  *
  * @example
  * const { screen } = await runInTerminal(['demo'], { TERM: 'xterm-256color' });
@@ -32,7 +32,8 @@ let runs = 0;
 export function runInTerminal(args: readonly string[], env: NodeJS.ProcessEnv, opts: TerminalOptions = {}): Promise<TerminalRun> {
   return new Promise((resolve, reject) => {
     const base = { ...process.env };
-    for (const name of ['TERM', 'NO_COLOR', 'FORCE_COLOR', 'NODE_DISABLE_COLORS', 'COLORTERM']) delete base[name];
+    // CI (set by CI runners, and by ours) makes Node report a two-colour terminal: these runs are a person's terminal.
+    for (const name of ['TERM', 'NO_COLOR', 'FORCE_COLOR', 'NODE_DISABLE_COLORS', 'COLORTERM', 'CI']) delete base[name];
     // The shell script runs writes its pid, then becomes tarantula (exec): the pid to signal.
     const pidFile = join(tmpdir(), `tarantula-pty-${process.pid}-${++runs}.pid`);
     const command =
