@@ -7,6 +7,7 @@ import { startWeb, type E2eWeb } from './support/e2e-web.js';
 import { parseEdges, parseSeedIndex } from './support/index-files.js';
 import { resolveFlags, runCli } from './support/run-cli.js';
 import { tempDir } from './support/temp-dir.js';
+import { until } from './support/until.js';
 
 // Seeds from stdin and files (issue 17): real pipes into the built CLI, the `order` web on loopback.
 let web: E2eWeb;
@@ -27,12 +28,6 @@ const all = () => [...pagesOf('tree.test', TREE), ...pagesOf('cross.test', CROSS
 /** Seeds are always fetched (SPEC §4); every link is rejected. */
 const ONLY_SEEDS = ['--reject-list', '.'];
 const indexed = (stdout: string) => parseSeedIndex(stdout).map((r) => r.url).sort();
-
-async function until(check: () => boolean, timeoutMs = 20_000): Promise<void> {
-  for (const end = Date.now() + timeoutMs; !check(); await sleep(20)) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-  }
-}
 
 /** `tarantula crawl -i - ARGS` in a folder without a Crawler.conf, stdin written by `write` (which must end it, or not). */
 function crawlFromStdin(args: readonly string[], write: (stdin: NodeJS.WritableStream, child: ChildProcess) => void | Promise<void>) {

@@ -1,12 +1,12 @@
 import type { ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endlessPages } from './support/endless-web.js';
 import { readStats, startWeb, type E2eWeb } from './support/e2e-web.js';
 import { parseSeedIndex } from './support/index-files.js';
 import { tempDir } from './support/temp-dir.js';
+import { until } from './support/until.js';
 
 /** Each page of the endless web answers after this long, so the crawl is busy when the signal comes. */
 const PAGE_MS = 150;
@@ -21,12 +21,6 @@ afterAll(async () => {
   await web.close();
   await tmp.remove();
 });
-
-async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
-  for (const end = Date.now() + timeoutMs; !check(); await sleep(20)) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-  }
-}
 
 /** Crawls the endless web until `pages` pages were answered, then sends `signal`. */
 async function interrupt(signal: NodeJS.Signals, name: string, pages = 4) {

@@ -1,13 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FixtureHooks } from '../src/demo/fixture-server.js';
 import { NO_DELAYS, NO_SITEMAPS, readStats, startWeb, type E2eWeb } from './support/e2e-web.js';
 import { parseSeedIndex } from './support/index-files.js';
 import { CLI } from './support/run-cli.js';
 import { tempDir } from './support/temp-dir.js';
+import { until } from './support/until.js';
 
 /** The issue's case: a home page linking 40 pages, each answered slowly, crawled 8 at a time. */
 const PAGES = 40;
@@ -49,12 +49,6 @@ afterAll(async () => {
   await web.close();
   await tmp.remove();
 });
-
-async function until(check: () => boolean, timeoutMs = 15_000): Promise<void> {
-  for (const end = Date.now() + timeoutMs; !check(); await sleep(10)) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-  }
-}
 
 /** The crawl's arguments, with a user agent that tells this case's requests apart from the others'. */
 function crawlArgs(repo: string, agent: string): string[] {
