@@ -91,9 +91,9 @@ export function defaultAdmit(ctx: CrawlContext, prioritizer: Prioritizer = defau
   );
   return pipe(
     vetted,
-    levels ? countInLinks(ctx.inLinks) : (a$) => a$,
+    levels ? countInLinks(ctx.inLinks) : identity,
     dedup(ctx.seen, ctx.report, ctx.started, reconsider),
-    levels ? prioritize(prioritizer, ctx.priority) : (r$) => r$,
+    levels ? prioritize(prioritizer, ctx.priority) : identity,
     hostLimit(c.maxPagesPerHost, ctx.hostCounts, ctx.report),
     robotsAllowed(ctx.robots, c.userAgent, ctx.report),
     journalAdmissions(ctx.state.journal),
