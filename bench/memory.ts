@@ -13,7 +13,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { from } from 'rxjs';
-import type { Candidate, CrawlRequest } from '../src/frontier/crawl-request.js';
+import type { Candidate, CrawlRequest } from '../src/model/crawl-request.js';
 import { hostFrontier, type Frontier } from '../src/frontier/host-frontier.js';
 import { fingerprintSet } from '../src/frontier/seen-set.js';
 import { decodeText } from '../src/parse/encoding-label.js';

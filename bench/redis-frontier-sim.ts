@@ -11,8 +11,8 @@ import { map, mergeMap, of, timer } from 'rxjs';
 import { Redis } from 'ioredis';
 import { SharedFrontier } from '../src/distributed/shared-frontier.js';
 import { crawl } from '../src/engine/crawl.js';
-import type { Outcome } from '../src/engine/outcome.js';
-import type { Candidate, CrawlRequest } from '../src/frontier/crawl-request.js';
+import type { Outcome } from '../src/model/outcome.js';
+import type { Candidate, CrawlRequest } from '../src/model/crawl-request.js';
 import { startRedis } from '../test/support/redis-server.js';
 
 const argv = process.argv.slice(2);

@@ -10,7 +10,7 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fingerprintSet } from '../src/frontier/seen-set.js';
-import type { IndexRecord } from '../src/output/record.js';
+import type { IndexRecord } from '../src/model/index-record.js';
 import { openCrawlState } from '../src/state/crawl-state.js';
 
 const at = process.argv.indexOf('--pages');

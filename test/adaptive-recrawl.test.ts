@@ -4,7 +4,7 @@ import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildConfig } from '../src/config/build-config.js';
 import { startFixtureServer, type FixtureServer } from '../src/demo/fixture-server.js';
-import { runCrawl } from '../src/engine/run-crawl.js';
+import { runCrawl } from '../src/app/run-crawl.js';
 import { createLogger } from '../src/log/create-logger.js';
 import { writePage } from './support/make-site.js';
 import { tempDir } from './support/temp-dir.js';

@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SharedFrontier, type SharedFrontierOptions } from '../src/distributed/shared-frontier.js';
-import type { CrawlRequest } from '../src/frontier/crawl-request.js';
+import type { CrawlRequest } from '../src/model/crawl-request.js';
 import { startRedis, type TestRedis } from './support/redis-server.js';
 
 let redis: TestRedis;

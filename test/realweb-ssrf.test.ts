@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildConfig, type ConfigOverrides } from '../src/config/build-config.js';
-import { runCrawl } from '../src/engine/run-crawl.js';
+import { runCrawl } from '../src/app/run-crawl.js';
 import { createLogger, flushLogger } from '../src/log/create-logger.js';
 import { startForwardProxy, type ForwardProxy } from './support/forward-proxy.js';
 import { recordingNetwork, type NetworkRecord } from './support/recording-network.js';

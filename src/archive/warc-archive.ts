@@ -1,6 +1,6 @@
-import type { CrawlerConfig } from '../config/config.js';
-import type { FetchResponse } from '../fetch/fetch-document.js';
-import { VERSION } from '../version.js';
+import type { CrawlerConfig } from '../model/config.js';
+import type { FetchResponse } from '../model/fetch-response.js';
+import { VERSION } from '../config/version.js';
 import { cdxjLine, type CdxjSummary } from './cdxj.js';
 import { gzipMember } from './gzip-member.js';
 import { WarcSeries } from './warc-series.js';

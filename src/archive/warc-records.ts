@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import base32Encode from 'base32-encode';
 import { WARCRecord, WARC_1_1 } from 'warcio';
-import type { WireExchange } from '../fetch/fetch-document.js';
+import type { WireExchange } from '../model/fetch-response.js';
 
 /** WARC 1.1 §6.7's revisit profiles (warcio writes the first by itself). */
 export const IDENTICAL_PAYLOAD = 'http://netpreserve.org/warc/1.1/revisit/identical-payload-digest';

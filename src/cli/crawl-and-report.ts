@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { CrawlerConfig } from '../config/config.js';
+import type { CrawlerConfig } from '../model/config.js';
 import type { CrawlContext } from '../engine/crawl-context.js';
-import type { CrawlSummary } from '../engine/crawl-stats.js';
-import { runCrawl } from '../engine/run-crawl.js';
+import type { CrawlSummary } from '../sinks/crawl-stats.js';
+import { runCrawl } from '../app/run-crawl.js';
 import { terminalOf, type CrawlLogger } from '../log/create-logger.js';
 import { writeReport } from '../report/write-report.js';
 import { summaryBlock } from './summary-block.js';

@@ -6,14 +6,14 @@ import { hasCrawlState } from '../state/crawl-state.js';
 import { parseArgs } from '../config/parse-args.js';
 import { usage } from '../config/usage.js';
 import { createLogger, flushLogger } from '../log/create-logger.js';
-import { VERSION } from '../version.js';
+import { VERSION } from '../config/version.js';
 import { runDemo } from './run-demo.js';
 import { crawlAndReport } from './crawl-and-report.js';
 import { runPagerank } from './run-pagerank.js';
 import { runPipeline } from './run-pipeline.js';
 import { runReport } from './run-report.js';
 import { watch } from './watch.js';
-import { EXIT } from '../engine/run-crawl.js';
+import { EXIT } from '../app/run-crawl.js';
 import { runWorker } from '../distributed/run-worker.js';
 import { superviseWorkers, WORKER_SLOT_ENV } from '../distributed/supervise-workers.js';
 

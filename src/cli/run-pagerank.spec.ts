@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/support/temp-dir.js';
 import { csvHeader } from '../output/format-csv.js';
 import { formatJsonl } from '../output/format-jsonl.js';
-import type { IndexRecord } from '../output/record.js';
+import type { IndexRecord } from '../model/index-record.js';
 import { runPagerank, type RunPagerankOptions } from './run-pagerank.js';
 
 class Collect extends Writable {

@@ -2,13 +2,13 @@ import { access } from 'node:fs/promises';
 import { register } from 'node:module';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { packagePath } from '../package-root.js';
+import { packagePath } from '../config/package-root.js';
 import type { ConfigOverrides } from '../config/build-config.js';
 import { ConfigError } from '../config/config-error.js';
 import { loadConfig } from '../config/load-config.js';
 import { hasCrawlState } from '../state/crawl-state.js';
 import type { Pipeline } from '../engine/pipeline.js';
-import { runCrawl } from '../engine/run-crawl.js';
+import { runCrawl } from '../app/run-crawl.js';
 import { createLogger, flushLogger } from '../log/create-logger.js';
 
 /**

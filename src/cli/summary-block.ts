@@ -1,5 +1,5 @@
 import { join, resolve } from 'node:path';
-import type { CrawlSummary } from '../engine/crawl-stats.js';
+import type { CrawlSummary } from '../sinks/crawl-stats.js';
 import { formatBytes } from '../report/format-bytes.js';
 
 const plural = (n: number, one: string, many = `${one}s`): string => `${n.toLocaleString('en')} ${n === 1 ? one : many}`;

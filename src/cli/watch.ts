@@ -1,5 +1,5 @@
-import type { CrawlerConfig } from '../config/config.js';
-import { EXIT } from '../engine/run-crawl.js';
+import type { CrawlerConfig } from '../model/config.js';
+import { EXIT } from '../app/run-crawl.js';
 import type { CrawlLogger } from '../log/create-logger.js';
 import { crawlAndReport, type CrawlAndReportOptions } from './crawl-and-report.js';
 

@@ -1,4 +1,4 @@
-import type { CrawlerConfig } from './config.js';
+import type { CrawlerConfig } from '../model/config.js';
 import { ConfigError, place, type ConfigErrorCode } from './config-error.js';
 import { DEFAULT_CONFIG, FIELD_OF_KEY, KEYS } from './keys.js';
 import type { ConfStatement, ConfValue } from './parse-conf.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { VERSION } from '../version.js';
-import type { CrawlerConfig } from './config.js';
+import { VERSION } from './version.js';
+import type { CrawlerConfig } from '../model/config.js';
 import { DEFAULT_CONFIG, FIELD_OF_KEY, KEYS } from './keys.js';
 import type { ConfValue } from './parse-conf.js';
 import { SECTIONS } from './sections.js';

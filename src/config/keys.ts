@@ -1,7 +1,5 @@
-import { VERSION } from '../version.js';
-import { MAX_NEAR_DUPLICATE_BITS } from '../frontier/near-duplicate-index.js';
-import { MAX_PRIORITY_LEVELS } from '../frontier/front-queues.js';
-import type { CrawlerConfig, IndexFormat, RecrawlPolicy, ScopeMode, Traversal } from './config.js';
+import { VERSION } from './version.js';
+import { MAX_NEAR_DUPLICATE_BITS, MAX_PRIORITY_LEVELS, type CrawlerConfig, type IndexFormat, type RecrawlPolicy, type ScopeMode, type Traversal } from '../model/config.js';
 import type { ConfValue } from './parse-conf.js';
 import type { SectionName } from './sections.js';
 import {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { CrawlerConfig } from './config.js';
+import type { CrawlerConfig } from '../model/config.js';
 import { DEFAULT_CONFIG, FIELD_OF_KEY, KEYS } from './keys.js';
 import { loadConfig } from './load-config.js';
 import { parseConf } from './parse-conf.js';

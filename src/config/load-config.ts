@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import type { CrawlerConfig } from './config.js';
+import type { CrawlerConfig } from '../model/config.js';
 import { ConfigError } from './config-error.js';
 import { buildConfig, type BuildOptions, type ConfigOverrides } from './build-config.js';
 import { DEFAULT_CONFIG } from './keys.js';

@@ -1,4 +1,4 @@
-import type { CrawlerConfig } from './config.js';
+import type { CrawlerConfig } from '../model/config.js';
 import { ConfigError } from './config-error.js';
 import { readKey, type ConfigOverrides } from './build-config.js';
 import { FIELD_OF_KEY, KEYS } from './keys.js';

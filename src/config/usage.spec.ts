@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CrawlerConfig } from './config.js';
+import type { CrawlerConfig } from '../model/config.js';
 import { KEYS } from './keys.js';
 import { usage } from './usage.js';
 

@@ -1,4 +1,4 @@
-import type { CrawlerConfig } from './config.js';
+import type { CrawlerConfig } from '../model/config.js';
 import { KEYS } from './keys.js';
 import { FLAG_ALIASES, SHORT_FLAGS } from './parse-args.js';
 

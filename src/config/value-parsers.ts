@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import type { ResolveEntry } from './config.js';
+import type { ResolveEntry } from '../model/config.js';
 import type { ConfItem, ConfValue } from './parse-conf.js';
 import { orList } from './wording.js';
 

@@ -1,5 +1,5 @@
-import { packagePath } from '../package-root.js';
-import type { ResolveEntry } from '../config/config.js';
+import { packagePath } from '../config/package-root.js';
+import type { ResolveEntry } from '../model/config.js';
 
 /** The bundled fixture web: `fixtures/demo/HOST/...` (same path from `src/demo` and `dist/demo`). */
 export const DEMO_ROOT = packagePath('fixtures', 'demo');

@@ -1,7 +1,7 @@
 import { readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
-import type { CrawlerConfig } from '../config/config.js';
+import type { CrawlerConfig } from '../model/config.js';
 import { fingerprintSet } from '../frontier/seen-set.js';
 import { IndexWriter } from '../output/index-writer.js';
 import { STATE_DIR } from '../state/crawl-state.js';

@@ -1,7 +1,7 @@
 import { basename, join, resolve } from 'node:path';
 import { Redis } from 'ioredis';
-import type { CrawlerConfig } from '../config/config.js';
-import { EXIT } from '../engine/run-crawl.js';
+import type { CrawlerConfig } from '../model/config.js';
+import { EXIT } from '../app/run-crawl.js';
 import { STATE_DIR } from '../state/crawl-state.js';
 
 /**

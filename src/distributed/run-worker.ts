@@ -1,9 +1,9 @@
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { Subject, pipe, tap } from 'rxjs';
-import type { CrawlerConfig } from '../config/config.js';
+import type { CrawlerConfig } from '../model/config.js';
 import { defaultSpec } from '../engine/default-spec.js';
-import { defaultPipeline, runCrawl } from '../engine/run-crawl.js';
+import { defaultPipeline, runCrawl } from '../app/run-crawl.js';
 import type { CrawlLogger } from '../log/create-logger.js';
 import { withoutSessionIds } from '../url/query-params.js';
 import { connectFrontier, crawlIdOf, workerDir } from './redis-frontier-url.js';

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
-import type { Outcome } from '../engine/outcome.js';
-import type { CrawlRequest } from '../frontier/crawl-request.js';
+import type { Outcome } from '../model/outcome.js';
+import type { CrawlRequest } from '../model/crawl-request.js';
 import { hostFrontier, type DelayPolicy, type Frontier } from '../frontier/host-frontier.js';
 import { crawlRequestCodec } from '../frontier/request-codec.js';
 import { fingerprintOf } from '../frontier/seen-set.js';

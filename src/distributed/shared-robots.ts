@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { FetchResponse } from '../fetch/fetch-document.js';
+import type { FetchResponse } from '../model/fetch-response.js';
 
 type Fetch = (url: string) => Promise<FetchResponse>;
 

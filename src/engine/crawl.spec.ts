@@ -1,7 +1,7 @@
 import { Subject, map, mergeMap, of, timer, type Observable } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
-import type { Candidate, CrawlRequest } from '../frontier/crawl-request.js';
+import type { Candidate, CrawlRequest } from '../model/crawl-request.js';
 import { hostFrontier } from '../frontier/host-frontier.js';
 import { crawl, type CrawlSpec } from './crawl.js';
 

@@ -14,7 +14,7 @@ import {
   type OperatorFunction,
   type SchedulerLike,
 } from 'rxjs';
-import type { Candidate, CrawlRequest } from '../frontier/crawl-request.js';
+import type { Candidate, CrawlRequest } from '../model/crawl-request.js';
 import type { Frontier } from '../frontier/host-frontier.js';
 
 export interface CrawlSpec<Out> {

@@ -1,10 +1,10 @@
 import { catchError, concat, from, identity, map, mergeMap, of, pipe, type Observable, type OperatorFunction } from 'rxjs';
-import type { Candidate, CrawlRequest } from '../frontier/crawl-request.js';
+import type { Candidate, CrawlRequest } from '../model/crawl-request.js';
 import { countInLinks } from '../stages/count-in-links.js';
 import { dedup } from '../stages/dedup.js';
 import { defaultPrioritizer, type Prioritizer } from '../frontier/prioritizer.js';
 import { levelRose, prioritize } from '../stages/prioritize.js';
-import type { FetchResponse, Validators } from '../fetch/fetch-document.js';
+import type { FetchResponse, Validators } from '../model/fetch-response.js';
 import { warcDate } from '../archive/warc-records.js';
 import { fetchPage } from '../stages/fetch-page.js';
 import { journalAdmissions } from '../stages/journal-admissions.js';
@@ -22,7 +22,7 @@ import { trapLimits } from '../stages/trap-limits.js';
 import { inputSeeds } from '../input/input-seeds.js';
 import type { CrawlContext } from './crawl-context.js';
 import type { CrawlSpec } from './crawl.js';
-import { linksOf, type Outcome, type UnitValue } from './outcome.js';
+import { linksOf, type Outcome, type UnitValue } from '../model/outcome.js';
 
 /**
  * Input files are read on only while the frontier holds fewer pending requests than this: a

@@ -2,7 +2,7 @@ import type { Dispatcher } from 'undici';
 import Agent from 'undici/lib/dispatcher/agent.js';
 import buildConnector from 'undici/lib/core/connect.js';
 import ProxyAgent from 'undici/lib/dispatcher/proxy-agent.js';
-import type { ResolveEntry } from '../config/config.js';
+import type { ResolveEntry } from '../model/config.js';
 import { addressGuard, bare, type AddressGuard } from './address-guard.js';
 import { cachingLookup } from './dns-cache.js';
 import { guardedConnector, type Lookup } from './guarded-connector.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CrawlRequest } from './crawl-request.js';
+import type { CrawlRequest } from '../model/crawl-request.js';
 import { ObjectQueue, PackedQueue, type BackQueue } from './back-queue.js';
 import { crawlRequestCodec } from './request-codec.js';
 

@@ -1,8 +1,5 @@
 import type { BackQueue, Entry } from './back-queue.js';
 
-/** Levels a request's priority can take: the request codec keeps it in 4 bits. */
-export const MAX_PRIORITY_LEVELS = 16;
-
 /**
  * Mercator's front queues inside one host's back queue: one queue per priority level (1 the
  * lowest, K the highest), and a selector that takes from the higher levels more often without

@@ -1,9 +1,8 @@
 import { popcount32 } from '../parse/simhash.js';
+import { MAX_NEAR_DUPLICATE_BITS } from '../model/config.js';
 
 /** Bits of a table's bucket number: 65,536 chains per table. */
 const BUCKET_BITS = 16;
-/** Beyond this, blocks get so short that every lookup walks long chains (8 bits at k = 7). */
-export const MAX_NEAR_DUPLICATE_BITS = 6;
 
 /**
  * The pages seen so far by their 64-bit SimHash, answering "is there an earlier page within k

@@ -1,4 +1,4 @@
-import type { CrawlRequest } from './crawl-request.js';
+import type { CrawlRequest } from '../model/crawl-request.js';
 
 /** What a prioritizer may know of the crawl beside the request. */
 export interface PriorityContext {

@@ -1,4 +1,4 @@
-import type { CrawlRequest } from './crawl-request.js';
+import type { CrawlRequest } from '../model/crawl-request.js';
 import type { RequestCodec } from './back-queue.js';
 
 /** Marks an original URL equal to the URL itself (a seed, an absolute link): stored once. */

@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { lastValueFrom, toArray } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../config/config-error.js';
-import type { Candidate } from '../frontier/crawl-request.js';
+import type { Candidate } from '../model/crawl-request.js';
 import { inputSeeds, openSeedInputs } from './input-seeds.js';
 
 async function until(check: () => boolean): Promise<void> {

@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Observable } from 'rxjs';
 import { ConfigError } from '../config/config-error.js';
-import type { Candidate } from '../frontier/crawl-request.js';
+import type { Candidate } from '../model/crawl-request.js';
 import { LineReader } from '../output/line-reader.js';
 import { seedLine } from './seed-line.js';
 

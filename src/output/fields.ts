@@ -1,4 +1,4 @@
-import type { IndexRecord } from './record.js';
+import type { IndexRecord } from '../model/index-record.js';
 
 /** The scalar fields of an index record, in the order SPEC §6 lists them (jsonl and csv). */
 export const SCALAR_FIELDS = [

@@ -1,7 +1,7 @@
 import { parseString, writeToString } from 'fast-csv';
 import { describe, expect, it } from 'vitest';
 import { csvHeader, formatCsv } from './format-csv.js';
-import type { IndexRecord } from './record.js';
+import type { IndexRecord } from '../model/index-record.js';
 
 const rec: IndexRecord = {
   md5: '9a0364b9e99bb480dd25e1f0284c8555', url: 'http://h/', originalUrl: 'http://h', title: 'Home', encoding: 'utf-8',

@@ -1,5 +1,5 @@
 import { SCALAR_FIELDS } from './fields.js';
-import type { IndexRecord } from './record.js';
+import type { IndexRecord } from '../model/index-record.js';
 
 /** The header row of the csv format: the scalar field names in the SPEC's order. */
 export const csvHeader = SCALAR_FIELDS.join(',') + '\n';

@@ -1,5 +1,5 @@
 import { oneLine } from './fields.js';
-import type { IndexRecord } from './record.js';
+import type { IndexRecord } from '../model/index-record.js';
 
 /**
  * One record as link-graph edges (SPEC §6): a `FROM<TAB>TO` line per link, nothing for a page

@@ -1,4 +1,4 @@
-import type { IndexLink, IndexRecord } from './record.js';
+import type { IndexLink, IndexRecord } from '../model/index-record.js';
 
 const SEPARATOR = /[\u2028\u2029]/;
 const SEPARATORS = /[\u2028\u2029]/g;

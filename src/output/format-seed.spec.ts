@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatSeed } from './format-seed.js';
-import type { IndexRecord } from './record.js';
+import type { IndexRecord } from '../model/index-record.js';
 
 const rec: IndexRecord = {
   md5: '9a0364b9e99bb480dd25e1f0284c8555', url: 'http://h/', originalUrl: 'http://h', title: 'Home', encoding: 'utf-8',

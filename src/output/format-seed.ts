@@ -1,5 +1,5 @@
 import { oneLine } from './fields.js';
-import type { IndexRecord } from './record.js';
+import type { IndexRecord } from '../model/index-record.js';
 
 const dash = (value: string | null): string => (value === null || value === '' ? '-' : oneLine(value));
 

@@ -1,9 +1,9 @@
-import type { IndexFormat } from '../config/config.js';
+import type { IndexFormat } from '../model/config.js';
 import { csvHeader, formatCsv } from './format-csv.js';
 import { formatEdges } from './format-edges.js';
 import { formatJsonl } from './format-jsonl.js';
 import { formatSeed } from './format-seed.js';
-import type { IndexRecord } from './record.js';
+import type { IndexRecord } from '../model/index-record.js';
 
 /** Writes one record, whole, trailing newline included (may be `''`: edges of a page without links). */
 export type RecordFormatter = (rec: IndexRecord) => string;

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { csvHeader } from './format-csv.js';
 import { formatJsonl } from './format-jsonl.js';
 import { IndexWriter } from './index-writer.js';
-import type { IndexRecord } from './record.js';
+import type { IndexRecord } from '../model/index-record.js';
 
 const rec = (i: number): IndexRecord => ({
   md5: i.toString(16).padStart(32, '0'), url: `http://h/${i}`, originalUrl: `/${i}`, title: `Page ${i}`, encoding: 'utf-8',

@@ -1,8 +1,8 @@
 import type { Writable } from 'node:stream';
-import type { IndexFormat } from '../config/config.js';
+import type { IndexFormat } from '../model/config.js';
 import { FORMATTERS, HEADERS, type RecordFormatter } from './formats.js';
 import { type IndexFileMode, type IndexSink, openFileSink, streamSink } from './index-sink.js';
-import type { IndexRecord } from './record.js';
+import type { IndexRecord } from '../model/index-record.js';
 import { WriteBatcher } from './write-batcher.js';
 
 export type { IndexFileMode } from './index-sink.js';

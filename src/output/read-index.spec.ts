@@ -8,7 +8,7 @@ import { formatEdges } from './format-edges.js';
 import { formatJsonl } from './format-jsonl.js';
 import { formatSeed } from './format-seed.js';
 import { detectFormat, type IndexEntry, IndexFormatError, readIndex } from './read-index.js';
-import type { IndexRecord } from './record.js';
+import type { IndexRecord } from '../model/index-record.js';
 
 const base: IndexRecord = {
   md5: '9a0364b9e99bb480dd25e1f0284c8555', url: 'http://h/', originalUrl: 'http://h', title: 'Home', encoding: 'utf-8',

@@ -2,11 +2,11 @@ import { createReadStream } from 'node:fs';
 import { Readable, pipeline } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { parse } from 'fast-csv';
-import type { IndexFormat } from '../config/config.js';
+import type { IndexFormat } from '../model/config.js';
 import { NULLABLE_FIELDS, NUMBER_FIELDS, SCALAR_FIELDS } from './fields.js';
 import { csvHeader } from './format-csv.js';
 import { LineReader } from './line-reader.js';
-import type { IndexLink, IndexRecord } from './record.js';
+import type { IndexLink, IndexRecord } from '../model/index-record.js';
 
 /**
  * A record read back from an index file: `url` and `links` always, the other fields as far as the

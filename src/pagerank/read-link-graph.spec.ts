@@ -6,7 +6,7 @@ import { tempDir } from '../../test/support/temp-dir.js';
 import { csvHeader } from '../output/format-csv.js';
 import { FORMATTERS } from '../output/formats.js';
 import { IndexFormatError } from '../output/read-index.js';
-import type { IndexRecord } from '../output/record.js';
+import type { IndexRecord } from '../model/index-record.js';
 import type { LinkGraph } from './link-graph.js';
 import { readLinkGraph } from './read-link-graph.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { FilterReason } from '../url/filter-reason.js';
+import type { FilterReason } from '../model/filter-reason.js';
 import { describeDocument, type DescribeOptions } from './describe-document.js';
 
 const enc = (s: string) => new TextEncoder().encode(s);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { FilterReason } from '../url/filter-reason.js';
+import type { FilterReason } from '../model/filter-reason.js';
 import { normalizeUrl, rejectionOf, type NormalizeOptions } from '../url/normalize-url.js';
 import { detectType, isHtml, isTextual } from './detect-type.js';
 import { decodeText } from './encoding-label.js';

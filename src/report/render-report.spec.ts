@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CrawlStats } from '../engine/crawl-stats.js';
+import { CrawlStats } from '../sinks/crawl-stats.js';
 import type { ReportData } from './report-data.js';
 import { renderReport } from './render-report.js';
 

@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { CrawlSummary } from '../engine/crawl-stats.js';
+import type { CrawlSummary } from '../sinks/crawl-stats.js';
 import { pagerank } from '../pagerank/pagerank.js';
 import { rankPages, type RankedPage } from '../pagerank/rank-pages.js';
 import { readLinkGraph } from '../pagerank/read-link-graph.js';

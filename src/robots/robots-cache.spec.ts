@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { FetchResponse } from '../fetch/fetch-document.js';
+import type { FetchResponse } from '../model/fetch-response.js';
 import { FetchError } from '../fetch/fetch-error.js';
 import { RobotsCache, type RobotsVerdict } from './robots-cache.js';
 

@@ -1,5 +1,5 @@
 import { FetchError } from '../fetch/fetch-error.js';
-import type { FetchResponse } from '../fetch/fetch-document.js';
+import type { FetchResponse } from '../model/fetch-response.js';
 import { retryAfterMs } from '../fetch/retry-after.js';
 import { RobotsTxt, parseRobotsTxt } from './robots-txt.js';
 

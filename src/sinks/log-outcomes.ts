@@ -1,5 +1,5 @@
 import { tap, type MonoTypeOperatorFunction } from 'rxjs';
-import type { Outcome } from '../engine/outcome.js';
+import type { Outcome } from '../model/outcome.js';
 import type { CrawlLogger } from '../log/create-logger.js';
 
 /**

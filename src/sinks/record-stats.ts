@@ -1,6 +1,6 @@
 import { tap, type MonoTypeOperatorFunction } from 'rxjs';
-import type { CrawlStats } from '../engine/crawl-stats.js';
-import type { Outcome } from '../engine/outcome.js';
+import type { CrawlStats } from './crawl-stats.js';
+import type { Outcome } from '../model/outcome.js';
 
 /**
  * Counts every outcome in the crawl's stats (documents by type, status, host; failures; drops).

@@ -1,6 +1,6 @@
 import { tap, type MonoTypeOperatorFunction } from 'rxjs';
 import type { InLinkCounts } from '../frontier/in-link-counts.js';
-import type { Admissible } from './admissible.js';
+import type { Admissible } from './drop-when.js';
 
 /**
  * Counts each link found on a page (not seeds, redirects or a recrawl's known pages) towards its

@@ -1,8 +1,9 @@
 import { filter, map, pipe, type OperatorFunction } from 'rxjs';
-import type { CrawlRequest } from '../frontier/crawl-request.js';
+import type { CrawlRequest } from '../model/crawl-request.js';
 import type { SeenSet } from '../frontier/seen-set.js';
 import { hostKey } from '../url/url-parts.js';
-import type { Admissible, DropReport } from './admissible.js';
+import type { Admissible } from './drop-when.js';
+import type { DropReport } from '../model/filter-reason.js';
 
 /**
  * Drops URLs already admitted and turns the rest into {@link CrawlRequest}s. The seen-set is passed

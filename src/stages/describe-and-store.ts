@@ -1,7 +1,7 @@
 import { from, mergeMap, of, type Observable, type OperatorFunction } from 'rxjs';
-import type { Outcome, UnitValue } from '../engine/outcome.js';
+import type { Outcome, UnitValue } from '../model/outcome.js';
 import type { DocumentPool } from '../workers/document-pool.js';
-import type { DropReport } from './admissible.js';
+import type { DropReport } from '../model/filter-reason.js';
 import { documentInfo, type NearDuplicates } from './parse-document.js';
 import { toDocument } from './store-document.js';
 

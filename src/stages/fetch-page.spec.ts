@@ -5,7 +5,7 @@ import { firstValueFrom, of } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Dispatcher } from 'undici';
 import { createDispatcher } from '../fetch/create-dispatcher.js';
-import type { CrawlRequest } from '../frontier/crawl-request.js';
+import type { CrawlRequest } from '../model/crawl-request.js';
 import { Politeness } from '../frontier/politeness.js';
 import { fetchPage } from './fetch-page.js';
 

@@ -1,11 +1,12 @@
 import { from, mergeMap, of, type Observable, type OperatorFunction } from 'rxjs';
-import type { CrawlRequest } from '../frontier/crawl-request.js';
+import type { CrawlRequest } from '../model/crawl-request.js';
 import type { Politeness } from '../frontier/politeness.js';
-import { fetchDocument, type FetchOptions, type FetchResponse, type Validators } from '../fetch/fetch-document.js';
+import { fetchDocument, type FetchOptions } from '../fetch/fetch-document.js';
+import { type FetchResponse, type Validators } from '../model/fetch-response.js';
 import { FetchError } from '../fetch/fetch-error.js';
-import type { Outcome, UnitValue } from '../engine/outcome.js';
+import type { Outcome, UnitValue } from '../model/outcome.js';
 import { retryAfterMs } from '../fetch/retry-after.js';
-import { retryDelayMs } from './retry-delay.js';
+import { retryDelayMs } from '../fetch/retry-delay.js';
 import { SITEMAP_MAX_BYTES } from '../sitemap/read-sitemap.js';
 
 export interface FetchPageOptions extends FetchOptions {

@@ -1,6 +1,7 @@
 import type { MonoTypeOperatorFunction } from 'rxjs';
-import { dropWhen, type Admissible, type DropReport } from './admissible.js';
-import type { LinkPolicy } from './link-policy.js';
+import { dropWhen, type Admissible } from './drop-when.js';
+import { type DropReport } from '../model/filter-reason.js';
+import type { LinkPolicy } from '../url/link-policy.js';
 
 /**
  * Applies scope and the accept/reject lists during admission. Seeds pass (SPEC §4: seeds are always

@@ -1,6 +1,7 @@
 import type { MonoTypeOperatorFunction } from 'rxjs';
-import type { CrawlRequest } from '../frontier/crawl-request.js';
-import { dropWhen, type DropReport } from './admissible.js';
+import type { CrawlRequest } from '../model/crawl-request.js';
+import { dropWhen } from './drop-when.js';
+import { type DropReport } from '../model/filter-reason.js';
 
 /**
  * `max-pages-per-host`: admits at most `max` new URLs per host, which bounds the documents fetched

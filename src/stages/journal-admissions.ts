@@ -1,5 +1,5 @@
 import { tap, type MonoTypeOperatorFunction } from 'rxjs';
-import type { CrawlRequest } from '../frontier/crawl-request.js';
+import type { CrawlRequest } from '../model/crawl-request.js';
 import type { JournalWriter } from '../state/journal-writer.js';
 
 /**

@@ -1,7 +1,8 @@
 import { filter, map, pipe, type OperatorFunction } from 'rxjs';
-import type { Candidate } from '../frontier/crawl-request.js';
+import type { Candidate } from '../model/crawl-request.js';
 import { normalizeUrl, rejectionOf, type NormalizeOptions } from '../url/normalize-url.js';
-import type { Admissible, DropReport } from './admissible.js';
+import type { Admissible } from './drop-when.js';
+import type { DropReport } from '../model/filter-reason.js';
 
 /**
  * Resolves each candidate against its base and normalizes it (SPEC §4); drops what is not an

@@ -1,7 +1,7 @@
 import { firstValueFrom, of } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import type { FetchResponse } from '../fetch/fetch-document.js';
-import type { CrawlRequest } from '../frontier/crawl-request.js';
+import type { FetchResponse } from '../model/fetch-response.js';
+import type { CrawlRequest } from '../model/crawl-request.js';
 import { Politeness } from '../frontier/politeness.js';
 import { RobotsCache } from '../robots/robots-cache.js';
 import { obeyRobots } from './obey-robots.js';

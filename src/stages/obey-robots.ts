@@ -1,10 +1,10 @@
 import { from, mergeMap, of, type Observable, type OperatorFunction } from 'rxjs';
-import type { Candidate, CrawlRequest } from '../frontier/crawl-request.js';
+import type { Candidate, CrawlRequest } from '../model/crawl-request.js';
 import type { Politeness } from '../frontier/politeness.js';
 import type { RobotsCache, RobotsVerdict } from '../robots/robots-cache.js';
-import type { Outcome, UnitValue } from '../engine/outcome.js';
+import type { Outcome, UnitValue } from '../model/outcome.js';
 import { originOf } from '../url/url-parts.js';
-import { retryDelayMs } from './retry-delay.js';
+import { retryDelayMs } from '../fetch/retry-delay.js';
 import { unavailableReason } from './robots-allowed.js';
 
 export interface ObeyRobotsOptions {

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { firstValueFrom, of } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Fetched, Outcome } from '../engine/outcome.js';
+import type { Fetched, Outcome } from '../model/outcome.js';
 import { MirrorStore } from '../store/mirror-store.js';
-import { linkPolicy } from './link-policy.js';
+import { linkPolicy } from '../url/link-policy.js';
 import { parseDocument } from './parse-document.js';
 import { storeDocument } from './store-document.js';
 

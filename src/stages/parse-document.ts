@@ -1,11 +1,11 @@
 import { map, type OperatorFunction } from 'rxjs';
-import type { Candidate, CrawlRequest } from '../frontier/crawl-request.js';
-import type { DocumentInfo, UnitValue } from '../engine/outcome.js';
+import type { Candidate, CrawlRequest } from '../model/crawl-request.js';
+import type { DocumentInfo, UnitValue } from '../model/outcome.js';
 import { describeDocument, type DocumentDescription } from '../parse/describe-document.js';
 import type { NearDuplicateIndex } from '../frontier/near-duplicate-index.js';
 import type { NormalizeOptions } from '../url/normalize-url.js';
-import type { DropReport } from './admissible.js';
-import type { LinkPolicy } from './link-policy.js';
+import type { DropReport } from '../model/filter-reason.js';
+import type { LinkPolicy } from '../url/link-policy.js';
 
 export interface ParseDocumentOptions {
   readonly policy: LinkPolicy;

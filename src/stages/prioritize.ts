@@ -1,7 +1,7 @@
 import { map, type OperatorFunction } from 'rxjs';
-import type { CrawlRequest } from '../frontier/crawl-request.js';
+import type { CrawlRequest } from '../model/crawl-request.js';
 import type { PrioritizedRequest, Prioritizer, PriorityContext } from '../frontier/prioritizer.js';
-import type { Admissible } from './admissible.js';
+import type { Admissible } from './drop-when.js';
 
 /**
  * Gives each admitted request its priority level (SPEC §10), which picks its front queue in its

@@ -1,6 +1,6 @@
 import { from, mergeMap, of, type Observable, type OperatorFunction } from 'rxjs';
-import type { Outcome, UnitValue } from '../engine/outcome.js';
-import type { Candidate, CrawlRequest } from '../frontier/crawl-request.js';
+import type { Outcome, UnitValue } from '../model/outcome.js';
+import type { Candidate, CrawlRequest } from '../model/crawl-request.js';
 import { readSitemap, type SitemapContents } from '../sitemap/read-sitemap.js';
 
 /** Sitemap indexes nested deeper than this are not followed (SPEC §9). */

@@ -1,8 +1,9 @@
 import type { MonoTypeOperatorFunction } from 'rxjs';
-import type { ResolveEntry } from '../config/config.js';
+import type { ResolveEntry } from '../model/config.js';
 import { literalAddress, type AddressGuard } from '../fetch/address-guard.js';
 import { hostKey, urlParts } from '../url/url-parts.js';
-import { dropWhen, type Admissible, type DropReport } from './admissible.js';
+import { dropWhen, type Admissible } from './drop-when.js';
+import { type DropReport } from '../model/filter-reason.js';
 
 /**
  * Drops links whose host is a literal address the SSRF guard refuses (`http://10.0.0.5/`,

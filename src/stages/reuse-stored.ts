@@ -1,5 +1,5 @@
 import { from, mergeMap, of, type Observable, type OperatorFunction } from 'rxjs';
-import type { UnitValue } from '../engine/outcome.js';
+import type { UnitValue } from '../model/outcome.js';
 import type { KnownPage } from '../state/crawl-state.js';
 import type { MirrorStore } from '../store/mirror-store.js';
 

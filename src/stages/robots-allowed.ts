@@ -1,9 +1,9 @@
 import { filter, type MonoTypeOperatorFunction } from 'rxjs';
-import type { CrawlRequest } from '../frontier/crawl-request.js';
+import type { CrawlRequest } from '../model/crawl-request.js';
 import type { RobotsCache, RobotsVerdict } from '../robots/robots-cache.js';
-import type { FilterReason } from '../url/filter-reason.js';
+import type { FilterReason } from '../model/filter-reason.js';
 import { originOf } from '../url/url-parts.js';
-import type { DropReport } from './admissible.js';
+import type { DropReport } from '../model/filter-reason.js';
 
 /**
  * Drops, during admission, URLs that an already cached robots.txt disallows, so they never take a

@@ -1,5 +1,5 @@
 import { map, type MonoTypeOperatorFunction } from 'rxjs';
-import type { Outcome } from '../engine/outcome.js';
+import type { Outcome } from '../model/outcome.js';
 import type { KnownPage } from '../state/crawl-state.js';
 import type { RecrawlSchedule } from '../state/recrawl-schedule.js';
 

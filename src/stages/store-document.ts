@@ -1,6 +1,6 @@
 import { from, mergeMap, of, type Observable, type OperatorFunction } from 'rxjs';
-import type { Outcome, Parsed, UnitValue } from '../engine/outcome.js';
-import type { IndexRecord } from '../output/record.js';
+import type { Outcome, Parsed, UnitValue } from '../model/outcome.js';
+import type { IndexRecord } from '../model/index-record.js';
 import type { MirrorStore } from '../store/mirror-store.js';
 import { urlMd5 } from '../url/url-md5.js';
 

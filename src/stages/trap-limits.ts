@@ -1,7 +1,8 @@
 import type { MonoTypeOperatorFunction } from 'rxjs';
 import { exceedsPathRepetition, exceedsUrlLength } from '../url/trap-filters.js';
 import { pathnameOf } from '../url/url-parts.js';
-import { dropWhen, type Admissible, type DropReport } from './admissible.js';
+import { dropWhen, type Admissible } from './drop-when.js';
+import { type DropReport } from '../model/filter-reason.js';
 
 export interface TrapLimits {
   /** Characters of the normalized URL; 0 = no limit. */

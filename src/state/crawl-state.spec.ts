@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fingerprintSet } from '../frontier/seen-set.js';
-import type { IndexRecord } from '../output/record.js';
+import type { IndexRecord } from '../model/index-record.js';
 import { openCrawlState } from './crawl-state.js';
 
 const record = (url: string, links: string[] = []): IndexRecord => ({

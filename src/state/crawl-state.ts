@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Candidate, CrawlRequest } from '../frontier/crawl-request.js';
+import type { Candidate, CrawlRequest } from '../model/crawl-request.js';
 import type { SeenSet } from '../frontier/seen-set.js';
-import type { IndexRecord } from '../output/record.js';
+import type { IndexRecord } from '../model/index-record.js';
 import { MIRROR_TEMP_DIR } from '../store/mirror-store.js';
 import { hostKey } from '../url/url-parts.js';
 import { JournalWriter } from './journal-writer.js';

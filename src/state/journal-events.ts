@@ -1,4 +1,4 @@
-import type { IndexRecord } from '../output/record.js';
+import type { IndexRecord } from '../model/index-record.js';
 
 /**
  * The lines of `REPOSITORY/.tarantula/journal.jsonl`, one JSON array each, in the order things

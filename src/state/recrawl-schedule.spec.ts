@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { IndexRecord } from '../output/record.js';
+import type { IndexRecord } from '../model/index-record.js';
 import { RecrawlSchedule } from './recrawl-schedule.js';
 
 const NOW = Date.parse('2026-12-01T00:00:00.000Z');

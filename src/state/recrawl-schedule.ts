@@ -1,5 +1,5 @@
-import type { RecrawlPolicy } from '../config/config.js';
-import type { IndexRecord } from '../output/record.js';
+import type { RecrawlPolicy } from '../model/config.js';
+import type { IndexRecord } from '../model/index-record.js';
 
 const HOUR_MS = 3_600_000;
 /** Interval × this when a recrawl finds the page unchanged, ÷ this when changed (see the README's argument). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ScopeMode } from '../config/config.js';
+import type { ScopeMode } from '../model/config.js';
 import { growingScope, makeScope } from './scope.js';
 
 type Row = readonly [url: string, inScope: boolean];

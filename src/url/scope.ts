@@ -1,4 +1,4 @@
-import type { ScopeMode } from '../config/config.js';
+import type { ScopeMode } from '../model/config.js';
 import { normalizeUrl, withoutWww, type NormalizeOptions } from './normalize-url.js';
 
 /** Tells whether a URL (parsed from a normalized URL string) lies in the crawl's scope. */

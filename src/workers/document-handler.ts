@@ -1,7 +1,7 @@
 import { describeDocument, type DescribeOptions } from '../parse/describe-document.js';
-import { linkPolicy } from '../stages/link-policy.js';
+import { linkPolicy } from '../url/link-policy.js';
 import { MirrorStore } from '../store/mirror-store.js';
-import type { FilterReason } from '../url/filter-reason.js';
+import type { FilterReason } from '../model/filter-reason.js';
 import { cachedNormalizer } from '../url/link-cache.js';
 import { growingScope } from '../url/scope.js';
 import { makeListFilter } from '../url/url-lists.js';

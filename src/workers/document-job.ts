@@ -1,10 +1,10 @@
 import type { DocumentDescription } from '../parse/describe-document.js';
-import type { FilterReason } from '../url/filter-reason.js';
+import type { FilterReason } from '../model/filter-reason.js';
 
 /** What a document worker needs to know of the crawl, once. */
 export interface WorkerSetup {
   readonly repository: string;
-  readonly scope: import('../config/config.js').ScopeMode;
+  readonly scope: import('../model/config.js').ScopeMode;
   readonly seeds: readonly string[];
   /** Regex sources and flags of the accept and reject lists. */
   readonly accept: readonly (readonly [string, string])[];

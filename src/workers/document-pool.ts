@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { packagePath } from '../package-root.js';
+import { packagePath } from '../config/package-root.js';
 import { documentHandler } from './document-handler.js';
 import type { DocumentJob, DocumentResult, WorkerSetup } from './document-job.js';
 

@@ -1,6 +1,6 @@
 import { filter, type MonoTypeOperatorFunction } from 'rxjs';
-import type { Candidate } from '../frontier/crawl-request.js';
-import type { FilterReason } from '../url/filter-reason.js';
+import type { Candidate } from '../model/crawl-request.js';
+import type { DropReport, FilterReason } from '../model/filter-reason.js';
 
 /** A candidate link on its way through admission, normalized once. */
 export interface Admissible {
@@ -8,9 +8,6 @@ export interface Admissible {
   /** The normalized URL. */
   readonly url: string;
 }
-
-/** Told of every URL admission drops, with the reason (stats count it, log-level 2 logs it). */
-export type DropReport = (reason: FilterReason, href: string, detail?: string) => void;
 
 /**
  * Builds an admission filter: keeps what `reasonOf` finds nothing against, reports the rest.

@@ -1,7 +1,7 @@
-import type { Candidate, CrawlRequest } from '../frontier/crawl-request.js';
-import type { FetchResponse } from '../fetch/fetch-document.js';
-import type { IndexRecord } from '../output/record.js';
-import type { FilterReason } from '../url/filter-reason.js';
+import type { Candidate, CrawlRequest } from './crawl-request.js';
+import type { FetchResponse } from './fetch-response.js';
+import type { IndexRecord } from './index-record.js';
+import type { FilterReason } from './filter-reason.js';
 
 /** A response on its way through the unit, before it becomes an {@link Outcome}. */
 export interface Fetched {

@@ -96,3 +96,9 @@ export interface CrawlerConfig {
   /** Worker processes started on this machine. */
   readonly workers: number;
 }
+
+/** Levels a request's priority can take: the request codec keeps it in 4 bits. */
+export const MAX_PRIORITY_LEVELS = 16;
+
+/** Beyond this, blocks get so short that every lookup walks long chains (8 bits at k = 7). */
+export const MAX_NEAR_DUPLICATE_BITS = 6;

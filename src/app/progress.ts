@@ -1,6 +1,6 @@
 import { terminalOf } from '../log/create-logger.js';
 import { Terminal } from '../log/terminal.js';
-import type { CrawlContext } from './crawl-context.js';
+import type { CrawlContext } from '../engine/crawl-context.js';
 
 const TTY_EVERY_MS = 500;
 const LOG_EVERY_MS = 10_000;

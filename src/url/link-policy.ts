@@ -1,6 +1,6 @@
-import type { FilterReason } from '../url/filter-reason.js';
-import type { ScopePredicate } from '../url/scope.js';
-import { urlParts } from '../url/url-parts.js';
+import type { FilterReason } from '../model/filter-reason.js';
+import type { ScopePredicate } from './scope.js';
+import { urlParts } from './url-parts.js';
 
 /** Scope and accept/reject lists, shared by admission and by the index's link lines (SPEC §6). */
 export interface LinkPolicy {

@@ -45,3 +45,6 @@ export const FILTER_REASONS = [
   'nofollow',
   'too-many-links',
 ] as const;
+
+/** Told of every URL admission drops, with the reason (stats count it, log-level 2 logs it). */
+export type DropReport = (reason: FilterReason, href: string, detail?: string) => void;

@@ -1,4 +1,4 @@
-import type { Outcome } from './outcome.js';
+import type { Outcome } from '../model/outcome.js';
 
 const TYPE_GROUPS: Record<string, string> = {
   html: 'text', txt: 'text', xml: 'text', json: 'text', css: 'text', js: 'text', csv: 'text',

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { CrawlContext } from './crawl-context.js';
-import { CrawlStats } from './crawl-stats.js';
+import type { CrawlContext } from '../engine/crawl-context.js';
+import { CrawlStats } from '../sinks/crawl-stats.js';
 import { startProgress } from './progress.js';
 
 function fakeContext(infos: unknown[], maxPageNumber = 0) {
