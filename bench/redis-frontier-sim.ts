@@ -63,7 +63,7 @@ const runs = Array.from({ length: workers }, (_, w) => {
       seeds: of({ href: page(0, 0), url: page(0, 0), depth: 0, seed: true }),
       // The local seen-set of a worker: a cache in front of Redis's.
       admit: (c$) => c$.pipe(mergeMap((c) => (seen.has(c.url!) ? [] : (seen.add(c.url!), [request(c.url!, c.depth)])))),
-      unit: (r$) =>
+      unit: () => (r$) =>
         r$.pipe(
           mergeMap((req) => timer(latencyMs).pipe(map(() => req))),
           map((req): Outcome => ({ kind: 'document', req, links: linksOf(req) }) as unknown as Outcome),

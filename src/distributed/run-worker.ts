@@ -57,7 +57,7 @@ export async function runWorker(shared: CrawlerConfig, log: CrawlLogger, slot: n
           return defaultPipeline(ctx, sinks, {
             ...spec,
             // Told inside the unit, so that the crawl loop's last release of the request finds it.
-            unit: pipe(spec.unit, tap((out) => frontier.settle(out))),
+            unit: (release) => pipe(spec.unit(release), tap((out) => frontier.settle(out))),
             // Permits from Redis bound the pages of all workers together.
             ...(max > 0 ? { mayStart: () => !frontier.exhausted } : {}),
           });

@@ -106,7 +106,6 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
   private reclaim = true;
   private closed = false;
   private failed = false;
-  private quiet = false;
   private nextReadyInMs = -1;
   /** No request starts after this: the leases renewed by the last sync may be running out. */
   private startBefore = 0;
@@ -126,13 +125,8 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
       },
     };
     this.local = hostFrontier<CrawlRequest>({ order: opts.order, maxPerHost: opts.maxPerHost, politeness });
-    this.local.onRelease = () => {
-      if (!this.quiet) this.onRelease?.();
-    };
     this.plan();
   }
-
-  onRelease: (() => void) | undefined;
 
   /** max-page-number is reached for this worker: no permit left here, none left to grant. */
   get exhausted(): boolean {
@@ -191,15 +185,15 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
       }
       // Its host was taken back (this worker missed its renewals): the request is another worker's now.
       this.blobs.delete(req.url);
-      this.quietly(() => this.local.release(req, now));
+      this.local.release(req, now);
       this.forget(req.host, h);
     }
   }
 
-  release(req: CrawlRequest, now: number): void {
-    this.local.release(req, now);
+  release(req: CrawlRequest, now: number): boolean {
+    const first = this.local.release(req, now);
     const kind = this.settled.get(req.url);
-    if (kind === undefined) return;
+    if (kind === undefined) return first;
     this.settled.delete(req.url);
     this.active--;
     const h = this.held.get(req.host);
@@ -215,6 +209,7 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
     // Only a document keeps its permit; a request to start again takes a new one.
     if (kind !== 'd' && this.opts.maxPages > 0) this.permitsOwed++;
     this.plan();
+    return first;
   }
 
   /**
@@ -267,15 +262,6 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
 
   private waitsForPermit(): boolean {
     return this.opts.maxPages > 0 && this.permits === 0;
-  }
-
-  private quietly(f: () => void): void {
-    this.quiet = true;
-    try {
-      f();
-    } finally {
-      this.quiet = false;
-    }
   }
 
   /** A host lost to another worker is forgotten once nothing of it is left here. */

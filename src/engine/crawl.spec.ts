@@ -3,7 +3,7 @@ import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
 import type { Candidate, CrawlRequest } from '../model/crawl-request.js';
 import { hostFrontier } from '../frontier/host-frontier.js';
-import { crawl, type CrawlSpec } from './crawl.js';
+import { crawl, type CrawlSpec, type Release } from './crawl.js';
 
 interface Page {
   readonly req: CrawlRequest;
@@ -24,7 +24,7 @@ const request = (url: string, depth: number): CrawlRequest => ({
 
 function specFor(
   web: Web | ((url: string) => readonly string[]),
-  opts: Partial<CrawlSpec<Page>> & { order?: 'bfs' | 'dfs'; delayMs?: number; fetch?: (req: CrawlRequest) => Observable<CrawlRequest> } = {},
+  opts: Partial<CrawlSpec<Page>> & { order?: 'bfs' | 'dfs'; delayMs?: number; fetch?: (req: CrawlRequest, release: Release) => Observable<CrawlRequest> } = {},
 ): CrawlSpec<Page> {
   const seen = new Set<string>();
   const linksOf = typeof web === 'function' ? web : (u: string) => web[u] ?? [];
@@ -35,7 +35,7 @@ function specFor(
       c$.pipe(
         mergeMap((c) => (seen.has(c.href) ? [] : (seen.add(c.href), [request(c.href, c.depth)]))),
       ),
-    unit: (r$) => r$.pipe(mergeMap(fetch), map((req) => ({ req, links: linksOf(req.url).map((href) => ({ href, depth: req.depth + 1 })) }))),
+    unit: (release) => (r$) => r$.pipe(mergeMap((req) => fetch(req, release)), map((req) => ({ req, links: linksOf(req.url).map((href) => ({ href, depth: req.depth + 1 })) }))),
     links: (p) => p.links,
     frontier: hostFrontier({ order: opts.order ?? 'bfs', politeness: { delayMs: () => opts.delayMs ?? 0 } }),
     concurrency: 1,
@@ -128,14 +128,14 @@ describe('crawl', () => {
       concurrency: 2,
       units: 5,
       // the "fetch" ends after 1 ms and frees its host; processing then takes 5 ms more
-      fetch: (req) => {
+      fetch: (req, release) => {
         requests++, units++;
         maxRequests = Math.max(maxRequests, requests);
         maxUnits = Math.max(maxUnits, units);
         return timer(1).pipe(
           mergeMap(() => {
             requests--;
-            spec.frontier.release(req, Date.now());
+            release(req);
             return timer(5);
           }),
           map(() => (units--, req)),
@@ -150,9 +150,9 @@ describe('crawl', () => {
   it('runs one unit at a time with one thread, whatever the fetch releases', async () => {
     let units = 0, maxUnits = 0;
     const spec: CrawlSpec<Page> = specFor(tree, {
-      fetch: (req) => {
+      fetch: (req, release) => {
         maxUnits = Math.max(maxUnits, ++units);
-        spec.frontier.release(req, Date.now());
+        release(req);
         return timer(1).pipe(map(() => (units--, req)));
       },
     });

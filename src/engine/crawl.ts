@@ -17,13 +17,21 @@ import {
 import type { Candidate, CrawlRequest } from '../model/crawl-request.js';
 import type { Frontier } from '../frontier/host-frontier.js';
 
+/** Frees the host of a request whose fetch is over: its politeness delay counts from now. Later calls for it do nothing. */
+export type Release = (req: CrawlRequest) => void;
+
 export interface CrawlSpec<Out> {
   /** Seeds; the crawl waits for this to complete (it may be long-lived, like stdin). */
   readonly seeds: Observable<Candidate>;
   /** Candidate → admitted request: normalize, scope, lists, traps, seen-set. */
   readonly admit: OperatorFunction<Candidate, CrawlRequest>;
-  /** Subscribed once per request: robots → fetch → parse → store. Failures must be values. */
-  readonly unit: OperatorFunction<CrawlRequest, Out>;
+  /**
+   * Builds the unit, once per crawl; the unit is subscribed once per request: robots → fetch → parse
+   * → store. Failures must be values. `release` frees a request's host as soon as its fetch is over
+   * (parsing and storing may go on), on the crawl's clock; a unit that never calls it has its host
+   * freed when it completes.
+   */
+  readonly unit: (release: Release) => OperatorFunction<CrawlRequest, Out>;
   /** The feedback edge: links of an outcome to admit. */
   readonly links: (out: Out) => Iterable<Candidate>;
   /** What to put back at the head of the request's host queue, in its place (robots.txt fetched first, a retry, a request the stop cut short). */
@@ -72,6 +80,14 @@ export function crawl<Out>(spec: CrawlSpec<Out>): Observable<Out> {
     let wake: Subscription | undefined;
     let wakeAt = Infinity;
     const inner = new Subscription();
+    // A request's first release frees a fetch slot; pull again at once: its host is free.
+    const free = (req: CrawlRequest): void => {
+      if (spec.frontier.release(req, sch.now())) fetching--;
+    };
+    const unit = spec.unit((req) => {
+      free(req);
+      pump();
+    });
 
     const admitLinks = (out: Out): Observable<never> =>
       defer(() => {
@@ -91,7 +107,7 @@ export function crawl<Out>(spec: CrawlSpec<Out>): Observable<Out> {
       inner.add(
         of(req)
           .pipe(
-            spec.unit,
+            unit,
             mergeMap((out) => {
               requeued = spec.requeue?.(out) ?? requeued;
               return concat(of(out), admitLinks(out));
@@ -104,7 +120,7 @@ export function crawl<Out>(spec: CrawlSpec<Out>): Observable<Out> {
               active--;
               // Even when stopping: a request put back (a retry, one the stop cut short) stays pending.
               if (requeued !== undefined) spec.frontier.requeue(req, requeued);
-              spec.frontier.release(req, sch.now());
+              free(req);
               pump();
             },
           }),
@@ -143,12 +159,6 @@ export function crawl<Out>(spec: CrawlSpec<Out>): Observable<Out> {
       }
     };
 
-    // Every pulled request is released once: when its fetch ends (its unit may still be parsing and
-    // storing) or at the latest when its unit completes. Pull again at once: its host is free.
-    spec.frontier.onRelease = () => {
-      fetching--;
-      pump();
-    };
     if (spec.stop) {
       inner.add(
         spec.stop.subscribe(() => {
@@ -172,7 +182,6 @@ export function crawl<Out>(spec: CrawlSpec<Out>): Observable<Out> {
       }),
     );
     return () => {
-      spec.frontier.onRelease = undefined;
       wake?.unsubscribe();
       inner.unsubscribe();
     };

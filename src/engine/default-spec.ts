@@ -21,8 +21,8 @@ import { scheduleRecrawl } from '../stages/schedule-recrawl.js';
 import { trapLimits } from '../stages/trap-limits.js';
 import { inputSeeds } from '../input/input-seeds.js';
 import type { CrawlContext } from './crawl-context.js';
-import type { CrawlSpec } from './crawl.js';
-import { linksOf, type Outcome, type UnitValue } from '../model/outcome.js';
+import type { CrawlSpec, Release } from './crawl.js';
+import { linksOf, type Outcome } from '../model/outcome.js';
 
 /**
  * Input files are read on only while the frontier holds fewer pending requests than this: a
@@ -102,26 +102,22 @@ export function defaultAdmit(ctx: CrawlContext, prioritizer: Prioritizer = defau
 
 /**
  * One request's work: robots.txt, fetch, then read it as a sitemap, or parse and store it on the
- * document workers (the same work as `parseDocument` + `storeDocument`, off the main thread). A failure of one URL becomes a `failed` outcome.
+ * document workers (the same work as `parseDocument` + `storeDocument`, off the main thread).
+ * `release` is the crawl's ({@link CrawlSpec.unit}): the host is freed once the fetch is over.
  */
-export function defaultUnit(ctx: CrawlContext): OperatorFunction<CrawlRequest, Outcome> {
+export function defaultUnit(ctx: CrawlContext, release?: Release): OperatorFunction<CrawlRequest, Outcome> {
   const c = ctx.config;
   // Built once: the unit is applied to every request, its stages need not be made again each time.
   return pipe(
-    (req$: Observable<CrawlRequest>): Observable<UnitValue> => req$,
     obeyRobots({ robots: ctx.robots, politeness: ctx.politeness, userAgent: c.userAgent, maxRetries: c.maxRetries, maxCrawlDelayMs: c.maxCrawlDelayMs, signal: ctx.fetchOptions.signal, sitemaps: c.sitemaps }),
     fetchPage({
       ...ctx.fetchOptions, politeness: ctx.politeness, maxRetries: c.maxRetries, maxRedirects: c.maxRedirects, validatorsOf: validatorsOf(ctx),
-      fetched: (req) => ctx.frontier.release(req, Date.now()),
+      ...(release ? { fetched: release } : {}),
       archive: archiveOf(ctx),
     }),
     readSitemaps(),
     reuseStored(ctx.state.known, ctx.store),
     describeAndStore(ctx.documents, ctx.contentSeen, ctx.report, ctx.near),
-    map((value): Outcome => {
-      if (!('kind' in value) || value.kind === 'fetched' || value.kind === 'parsed') throw new Error(`unit ended with an unfinished ${'kind' in value ? value.kind : 'request'}`);
-      return value;
-    }),
     // Under the fixed policy every page is due at every recrawl: nothing to schedule.
     ctx.schedule.adaptive ? scheduleRecrawl(ctx.schedule, ctx.state.known) : identity,
   );
@@ -153,7 +149,7 @@ export function defaultSpec(ctx: CrawlContext, seeds: Observable<Candidate> = se
   return {
     seeds,
     admit: defaultAdmit(ctx),
-    unit: failSafe(defaultUnit(ctx)),
+    unit: (release) => failSafe(defaultUnit(ctx, release)),
     links: linksOf,
     requeue: (out) => (out.kind === 'retry' ? out.retry : out.kind === 'requeue' || out.kind === 'unfinished' ? { ...out.req, requeued: true } : undefined),
     frontier: ctx.frontier,

@@ -37,11 +37,10 @@ export interface Frontier<R extends { readonly host: string }> {
   pull(now: number): R | undefined;
   /**
    * The host of `req` is free again, and may be contacted after its politeness delay. A request's
-   * first release counts (a unit may release its host as soon as the fetch ends); later ones are ignored.
+   * first release counts (a unit may release its host as soon as the fetch ends): true; later ones
+   * are ignored: false.
    */
-  release(req: R, now: number): void;
-  /** Called after each release (the crawl loop sets it, to pull at once from a host that became free). */
-  onRelease: (() => void) | undefined;
+  release(req: R, now: number): boolean;
   /** The earliest time `pull` can succeed, or undefined when nothing is waiting for time. */
   nextReadyAt(): number | undefined;
   /** Pending requests, excluding those in flight. */
@@ -174,17 +173,15 @@ class HostFrontier<R extends { readonly host: string }> implements Frontier<R> {
     return entry.req;
   }
 
-  onRelease: (() => void) | undefined;
-
-  release(req: R, now: number): void {
-    if (!this.inFlightSeq.delete(req)) return;
+  release(req: R, now: number): boolean {
+    if (!this.inFlightSeq.delete(req)) return false;
     const host = this.hostQueues.get(req.host);
-    if (host === undefined) return;
+    if (host === undefined) return true;
     host.inFlight--;
     host.free.push(now + Math.max(0, this.opts.politeness.delayMs(req.host)));
     this.place(host);
     if (++this.releases % SWEEP_EVERY === 0) this.sweep(now);
-    this.onRelease?.();
+    return true;
   }
 
   nextReadyAt(): number | undefined {

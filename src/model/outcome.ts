@@ -88,8 +88,14 @@ export type Outcome =
     }
   | { readonly kind: 'failed'; readonly req: CrawlRequest; readonly code: string; readonly message: string; readonly status?: number };
 
+/** Work still in progress in the unit: a request, its response, then what a parser learned of it. */
+export type InProgress = CrawlRequest | Fetched | Parsed;
+
 /** Any value flowing through the unit: work in progress, or a finished outcome passed along. */
-export type UnitValue = CrawlRequest | Fetched | Parsed | Outcome;
+export type UnitValue = InProgress | Outcome;
+
+/** Whether a unit value is finished: a request has no `kind`, a response or a parse is still work. */
+export const isOutcome = (value: UnitValue): value is Outcome => 'kind' in value && value.kind !== 'fetched' && value.kind !== 'parsed';
 
 /** The links an outcome feeds back into the frontier. */
 export const linksOf = (out: Outcome): readonly Candidate[] =>

@@ -1,5 +1,6 @@
-import { from, mergeMap, of, type Observable, type OperatorFunction } from 'rxjs';
-import type { Outcome, UnitValue } from '../model/outcome.js';
+import type { OperatorFunction } from 'rxjs';
+import type { Fetched, Outcome } from '../model/outcome.js';
+import { passOutcomes } from './pass-outcomes.js';
 import type { DocumentPool } from '../workers/document-pool.js';
 import type { DropReport } from '../model/filter-reason.js';
 import { documentInfo, type NearDuplicates } from './parse-document.js';
@@ -12,21 +13,17 @@ import { toDocument } from './store-document.js';
  * @example
  * of(fetched).pipe(describeAndStore(pool, contentSeen, report)) //=> { kind: 'document', record: {...} }
  */
-export function describeAndStore(pool: DocumentPool, contentSeen: Map<string, string>, report: DropReport, near?: NearDuplicates): OperatorFunction<UnitValue, UnitValue> {
-  return mergeMap((value): Observable<UnitValue> => {
-    if (!('kind' in value) || value.kind !== 'fetched') return of(value);
-    const { req, response, kept } = value;
+export function describeAndStore(pool: DocumentPool, contentSeen: Map<string, string>, report: DropReport, near?: NearDuplicates): OperatorFunction<Fetched | Outcome, Outcome> {
+  return passOutcomes(({ req, response, kept }: Fetched) => {
     const h = response.headers;
     const bytes = response.body.byteLength;
     const job = { url: req.url, contentType: h['content-type'], xRobotsTag: h['x-robots-tag'], body: response.body, store: kept === undefined };
-    return from(
-      pool.run(job).then((result): Outcome => {
-        if ('error' in result) return { kind: 'failed', req, code: result.code ?? 'store-error', message: result.error };
-        for (const [reason, url] of result.dropped) report(reason, url);
-        const doc = documentInfo(req, result.description, contentSeen, near);
-        const localPath = kept?.localPath ?? result.localPath!;
-        return toDocument({ kind: 'parsed', req, response, doc, ...(kept ? { kept } : {}) }, localPath, bytes);
-      }),
-    );
+    return pool.run(job).then((result): Outcome => {
+      if ('error' in result) return { kind: 'failed', req, code: result.code ?? 'store-error', message: result.error };
+      for (const [reason, url] of result.dropped) report(reason, url);
+      const doc = documentInfo(req, result.description, contentSeen, near);
+      const localPath = kept?.localPath ?? result.localPath!;
+      return toDocument({ kind: 'parsed', req, response, doc, ...(kept ? { kept } : {}) }, localPath, bytes);
+    });
   });
 }

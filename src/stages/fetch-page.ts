@@ -1,10 +1,11 @@
-import { from, mergeMap, of, type Observable, type OperatorFunction } from 'rxjs';
+import type { OperatorFunction } from 'rxjs';
 import type { CrawlRequest } from '../model/crawl-request.js';
 import type { Politeness } from '../frontier/politeness.js';
 import { fetchDocument, type FetchOptions } from '../fetch/fetch-document.js';
 import { type FetchResponse, type Validators } from '../model/fetch-response.js';
 import { FetchError } from '../fetch/fetch-error.js';
-import type { Outcome, UnitValue } from '../model/outcome.js';
+import type { Fetched, Outcome } from '../model/outcome.js';
+import { passOutcomes } from './pass-outcomes.js';
 import { retryAfterMs } from '../fetch/retry-after.js';
 import { retryDelayMs } from '../fetch/retry-delay.js';
 import { SITEMAP_MAX_BYTES } from '../sitemap/read-sitemap.js';
@@ -33,32 +34,30 @@ const MAX_RETRY_AFTER_MS = 600_000;
  * @example
  * of(req).pipe(fetchPage(opts)) //=> { kind: 'fetched', req, response } or an Outcome
  */
-export function fetchPage(opts: FetchPageOptions): OperatorFunction<UnitValue, UnitValue> {
-  return mergeMap((value): Observable<UnitValue> => {
-    if ('kind' in value) return of(value);
-    const req = value;
-    return from(
-      // A sitemap may decode to 50 MiB (sitemaps.org), whatever the cap on documents; max-body-size still bounds the download.
-      fetchDocument(req.url, req.sitemap === undefined ? opts : { ...opts, maxDecodedSize: SITEMAP_MAX_BYTES }, opts.validatorsOf?.(req)).then(
-        (response) => {
-          const value = classify(req, response, opts);
-          opts.fetched?.(req);
-          return opts.archive ? opts.archive(req, response).then(() => value) : value;
-        },
-        (err: unknown) => {
-          const value = failure(req, err as FetchError, opts);
-          opts.fetched?.(req);
-          return value;
-        },
-      ),
-    );
-  });
+export function fetchPage(opts: FetchPageOptions): OperatorFunction<CrawlRequest | Outcome, Fetched | Outcome> {
+  return passOutcomes((req: CrawlRequest) =>
+    // A sitemap may decode to 50 MiB (sitemaps.org), whatever the cap on documents; max-body-size still bounds the download.
+    fetchDocument(req.url, req.sitemap === undefined ? opts : { ...opts, maxDecodedSize: SITEMAP_MAX_BYTES }, opts.validatorsOf?.(req)).then(
+      (response) => {
+        const value = classify(req, response, opts);
+        opts.fetched?.(req);
+        return opts.archive ? opts.archive(req, response).then(() => value) : value;
+      },
+      (err: unknown) => {
+        const value = failure(req, err as FetchError, opts);
+        opts.fetched?.(req);
+        return value;
+      },
+    ),
+  );
 }
 
-function classify(req: CrawlRequest, response: FetchResponse, opts: FetchPageOptions): UnitValue {
+function classify(req: CrawlRequest, response: FetchResponse, opts: FetchPageOptions): Fetched | Outcome {
   const { status } = response;
   opts.politeness.recordFetch(req.host, response.durationMs);
   if ((status >= 200 && status < 300) || status === 304) return { kind: 'fetched', req, response };
+  // Most hosts have no /sitemap.xml: a sitemap that answers 4xx is simply missing, no failure, no warning.
+  if (req.sitemap !== undefined && status >= 400 && status < 500) return { kind: 'sitemap', req, status, urls: 0, sitemaps: 0, links: [] };
   const location = response.headers['location'];
   if (status >= 300 && status < 400 && location !== undefined) {
     if (req.redirects >= opts.maxRedirects)

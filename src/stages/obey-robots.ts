@@ -1,8 +1,9 @@
-import { from, mergeMap, of, type Observable, type OperatorFunction } from 'rxjs';
+import type { OperatorFunction } from 'rxjs';
 import type { Candidate, CrawlRequest } from '../model/crawl-request.js';
 import type { Politeness } from '../frontier/politeness.js';
 import type { RobotsCache, RobotsVerdict } from '../robots/robots-cache.js';
-import type { Outcome, UnitValue } from '../model/outcome.js';
+import type { Outcome } from '../model/outcome.js';
+import { passOutcomes } from './pass-outcomes.js';
 import { originOf } from '../url/url-parts.js';
 import { retryDelayMs } from '../fetch/retry-delay.js';
 import { unavailableReason } from './robots-allowed.js';
@@ -32,21 +33,19 @@ export interface ObeyRobotsOptions {
  * of(req).pipe(obeyRobots({ robots, politeness, userAgent: 'tarantula/1', maxRetries: 2, maxCrawlDelayMs: 60_000 }))
  * //=> req, { kind: 'requeue', req } after fetching robots.txt, or { kind: 'skipped', reason: 'robots' }
  */
-export function obeyRobots(opts: ObeyRobotsOptions): OperatorFunction<UnitValue, UnitValue> {
-  return mergeMap((value): Observable<UnitValue> => {
-    if ('kind' in value) return of(value);
-    const req = value;
+export function obeyRobots(opts: ObeyRobotsOptions): OperatorFunction<CrawlRequest | Outcome, CrawlRequest | Outcome> {
+  return passOutcomes((req: CrawlRequest): CrawlRequest | Outcome | Promise<Outcome> => {
     const origin = originOf(req.url);
     const cached = opts.robots.peek(origin);
-    if (cached) return of(judge(req, origin, cached, opts));
+    if (cached) return judge(req, origin, cached, opts) ?? req;
     // The robots.txt fetch was this host's request: the page waits its politeness delay, in its place.
-    return from(opts.robots.get(origin).then((v): UnitValue => {
+    return opts.robots.get(origin).then((v): Outcome => {
       if (v.state === 'unavailable' && opts.signal?.aborted) return { kind: 'unfinished', req };
       const verdict = judge(req, origin, v, opts);
       const links = opts.sitemaps && v.state === 'ready' ? sitemapsOf(req, origin, v.rules.sitemaps) : undefined;
-      if (verdict === req) return { kind: 'requeue', req, ...(links ? { links } : {}) };
-      return links && 'kind' in verdict && verdict.kind === 'skipped' ? { ...verdict, links } : verdict;
-    }));
+      if (verdict === undefined) return { kind: 'requeue', req, ...(links ? { links } : {}) };
+      return links && verdict.kind === 'skipped' ? { ...verdict, links } : verdict;
+    });
   });
 }
 
@@ -55,7 +54,8 @@ function sitemapsOf(req: CrawlRequest, origin: string, listed: readonly string[]
   return [...listed, `${origin}/sitemap.xml`].map((href) => ({ href, base: origin, depth: req.depth, sitemap: 0 }));
 }
 
-function judge(req: CrawlRequest, origin: string, verdict: RobotsVerdict, opts: ObeyRobotsOptions): UnitValue {
+/** What ends the request here, or undefined when robots.txt lets it through. */
+function judge(req: CrawlRequest, origin: string, verdict: RobotsVerdict, opts: ObeyRobotsOptions): Outcome | undefined {
   if (verdict.state === 'unavailable') {
     if (verdict.retry && req.attempt < opts.maxRetries) {
       opts.politeness.backoff(req.host, verdict.retryAfterMs ?? retryDelayMs(req.attempt));
@@ -71,5 +71,5 @@ function judge(req: CrawlRequest, origin: string, verdict: RobotsVerdict, opts: 
   if (opts.maxCrawlDelayMs > 0 && delay > opts.maxCrawlDelayMs)
     return { kind: 'skipped', req, reason: 'crawl-delay', message: `Crawl-delay ${delay / 1000} s is above max-crawl-delay` };
   if (!verdict.rules.isAllowed(req.url, opts.userAgent)) return { kind: 'skipped', req, reason: 'robots' };
-  return req;
+  return undefined;
 }

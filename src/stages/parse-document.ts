@@ -1,6 +1,7 @@
-import { map, type OperatorFunction } from 'rxjs';
+import type { OperatorFunction } from 'rxjs';
 import type { Candidate, CrawlRequest } from '../model/crawl-request.js';
-import type { DocumentInfo, UnitValue } from '../model/outcome.js';
+import type { DocumentInfo, Fetched, Outcome, Parsed } from '../model/outcome.js';
+import { passOutcomes } from './pass-outcomes.js';
 import { describeDocument, type DocumentDescription } from '../parse/describe-document.js';
 import type { NearDuplicateIndex } from '../frontier/near-duplicate-index.js';
 import type { NormalizeOptions } from '../url/normalize-url.js';
@@ -29,10 +30,9 @@ export interface ParseDocumentOptions {
  * @example
  * of(fetched).pipe(parseDocument(opts)) //=> { kind: 'parsed', doc: { type: 'html', title: 'Home', links: [...] } }
  */
-export function parseDocument(opts: ParseDocumentOptions): OperatorFunction<UnitValue, UnitValue> {
+export function parseDocument(opts: ParseDocumentOptions): OperatorFunction<Fetched | Outcome, Parsed | Outcome> {
   const describe = { ...opts, check: opts.policy.check.bind(opts.policy) };
-  return map((value) => {
-    if (!('kind' in value) || value.kind !== 'fetched') return value;
+  return passOutcomes((value: Fetched): Parsed => {
     const { req, response } = value;
     const input = { url: req.url, contentType: response.headers['content-type'], xRobotsTag: response.headers['x-robots-tag'], body: response.body };
     const doc = documentInfo(req, describeDocument(input, describe, opts.report), opts.contentSeen, opts.near);

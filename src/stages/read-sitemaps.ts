@@ -1,5 +1,6 @@
-import { from, mergeMap, of, type Observable, type OperatorFunction } from 'rxjs';
-import type { Outcome, UnitValue } from '../model/outcome.js';
+import type { OperatorFunction } from 'rxjs';
+import type { Fetched, Outcome } from '../model/outcome.js';
+import { passOutcomes } from './pass-outcomes.js';
 import type { Candidate, CrawlRequest } from '../model/crawl-request.js';
 import { readSitemap, type SitemapContents } from '../sitemap/read-sitemap.js';
 
@@ -11,20 +12,15 @@ export const MAX_SITEMAP_NESTING = 3;
  * documents: a sitemap gets no index record and no mirror copy. Its URLs become links one level
  * deeper than the sitemap, with their `lastmod`; the sitemaps of an index become sitemap requests
  * at the index's own depth, down to {@link MAX_SITEMAP_NESTING} levels. A sitemap that answers 4xx
- * (most hosts have no /sitemap.xml) is simply missing: no failure, no warning.
+ * (most hosts have no /sitemap.xml) is simply missing: {@link fetchPage} makes it a `sitemap` outcome with no URLs.
  *
  * @example
  * of(fetchedSitemap).pipe(readSitemaps()) //=> { kind: 'sitemap', urls: 2, links: [{ href: 'http://a.test/x', depth: 1, sitemapLastmod: '2026-01-02' }, ...] }
  */
-export function readSitemaps(): OperatorFunction<UnitValue, UnitValue> {
-  return mergeMap((value): Observable<UnitValue> => {
-    if (!('kind' in value) || value.req.sitemap === undefined) return of(value);
-    const req = value.req;
-    if (value.kind === 'fetched') return from(readSitemap(value.response.body).then((contents) => sitemapOutcome(req, value.response.status, contents)));
-    if (value.kind === 'failed' && value.status !== undefined && value.status >= 400 && value.status < 500)
-      return of<Outcome>({ kind: 'sitemap', req, status: value.status, urls: 0, sitemaps: 0, links: [] });
-    return of(value);
-  });
+export function readSitemaps(): OperatorFunction<Fetched | Outcome, Fetched | Outcome> {
+  return passOutcomes<Fetched, Fetched | Outcome>((fetched) =>
+    fetched.req.sitemap === undefined ? fetched : readSitemap(fetched.response.body).then((contents) => sitemapOutcome(fetched.req, fetched.response.status, contents)),
+  );
 }
 
 function sitemapOutcome(req: CrawlRequest, status: number, { urls, sitemaps, cut }: SitemapContents): Outcome {

@@ -1,5 +1,6 @@
-import { from, mergeMap, of, type Observable, type OperatorFunction } from 'rxjs';
-import type { Outcome, Parsed, UnitValue } from '../model/outcome.js';
+import type { OperatorFunction } from 'rxjs';
+import type { Outcome, Parsed } from '../model/outcome.js';
+import { passOutcomes } from './pass-outcomes.js';
 import type { IndexRecord } from '../model/index-record.js';
 import type { MirrorStore } from '../store/mirror-store.js';
 import { urlMd5 } from '../url/url-md5.js';
@@ -13,12 +14,10 @@ import { urlMd5 } from '../url/url-md5.js';
  * @example
  * of(parsed).pipe(storeDocument(store)) //=> { kind: 'document', record: { localPath: 'www.a.test/index.html', ... } }
  */
-export function storeDocument(store: MirrorStore): OperatorFunction<UnitValue, UnitValue> {
-  return mergeMap((value): Observable<UnitValue> => {
-    if (!('kind' in value) || value.kind !== 'parsed') return of(value);
-    if (value.kept) return of(toDocument(value, value.kept.localPath));
-    return from(store.save(new URL(value.req.url), value.doc.isHtml, value.response.body).then((localPath) => toDocument(value, localPath)));
-  });
+export function storeDocument(store: MirrorStore): OperatorFunction<Parsed | Outcome, Outcome> {
+  return passOutcomes((value: Parsed): Outcome | Promise<Outcome> =>
+    value.kept ? toDocument(value, value.kept.localPath) : store.save(new URL(value.req.url), value.doc.isHtml, value.response.body).then((localPath) => toDocument(value, localPath)),
+  );
 }
 
 /** The outcome of a parsed document stored at `localPath`, with its record (kept out of the index when noindex). */
