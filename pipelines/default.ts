@@ -4,15 +4,9 @@
  *   tarantula run default Crawler.conf
  *
  * The crawl loop (frontier, politeness, robots.txt, fetch, parse, mirror) feeds its outcomes to the
- * sinks: stats, the log, the crawl journal (resume and recrawl) and the index writers.
+ * default sinks: stats, the log, the crawl journal (resume and recrawl) and the index writers. Put
+ * your own operators after `defaultSinks`; leaving it out leaves the crawl without a journal to resume.
  */
-import { crawl, defaultSpec, definePipeline, journalOutcomes, logOutcomes, recordStats, writeIndex } from 'tarantula';
+import { crawl, defaultSinks, defaultSpec, definePipeline } from 'tarantula';
 
-export default definePipeline((ctx, { stop, writers }) =>
-  crawl({ ...defaultSpec(ctx), stop }).pipe(
-    recordStats(ctx.stats),
-    logOutcomes(ctx.log),
-    journalOutcomes(ctx.state.journal),
-    writeIndex(writers),
-  ),
-);
+export default definePipeline((ctx, sinks) => crawl({ ...defaultSpec(ctx), stop: sinks.stop }).pipe(defaultSinks(ctx, sinks)));

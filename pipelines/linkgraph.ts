@@ -7,16 +7,13 @@
  * reader goes away (`| head`), `stop.now` ends the crawl and what was in flight stays pending.
  */
 import { finalize, from, switchMap } from 'rxjs';
-import { crawl, defaultSpec, definePipeline, IndexWriter, journalOutcomes, logOutcomes, recordStats, writeIndex } from 'tarantula';
+import { crawl, defaultSinks, defaultSpec, definePipeline, IndexWriter } from 'tarantula';
 
 export default definePipeline((ctx, { stop, writers, stdout }) =>
   from(IndexWriter.open(stdout, { format: 'edges', onBrokenPipe: () => stop.now('stdout closed') })).pipe(
     switchMap((edges) =>
       crawl({ ...defaultSpec(ctx), stop }).pipe(
-        recordStats(ctx.stats),
-        logOutcomes(ctx.log),
-        journalOutcomes(ctx.state.journal),
-        writeIndex([...writers, edges]),
+        defaultSinks(ctx, { writers: [...writers, edges] }),
         finalize(() => void edges.close()),
       ),
     ),

@@ -7,19 +7,15 @@
  *   TOP=25 tarantula run pagerank Crawler.conf
  */
 import { concat, defer, ignoreElements, tap } from 'rxjs';
-import {
-  crawl, defaultSpec, definePipeline, formatRanking, journalOutcomes, LinkGraphBuilder, logOutcomes, pagerank, rankPages, recordStats, writeIndex,
-} from 'tarantula';
+import { crawl, defaultSinks, defaultSpec, definePipeline } from 'tarantula';
+import { formatRanking, LinkGraphBuilder, pagerank, rankPages } from 'tarantula/parts';
 
 const TOP = Number(process.env['TOP'] ?? 10);
 
-export default definePipeline((ctx, { stop, writers, stdout }) => {
+export default definePipeline((ctx, sinks) => {
   const graph = new LinkGraphBuilder();
-  const crawled = crawl({ ...defaultSpec(ctx), stop }).pipe(
-    recordStats(ctx.stats),
-    logOutcomes(ctx.log),
-    journalOutcomes(ctx.state.journal),
-    writeIndex(writers),
+  const crawled = crawl({ ...defaultSpec(ctx), stop: sinks.stop }).pipe(
+    defaultSinks(ctx, sinks),
     tap((o) => {
       if (o.kind === 'document' && o.indexed) graph.addPage(o.record.url, o.record.links);
     }),
@@ -28,7 +24,7 @@ export default definePipeline((ctx, { stop, writers, stdout }) => {
   const ranking = defer(() => {
     const built = graph.build();
     const { scores } = pagerank(built, { damping: 0.85 });
-    for (const line of formatRanking(rankPages(built, scores, TOP), 'table')) stdout.write(line);
+    for (const line of formatRanking(rankPages(built, scores, TOP), 'table')) sinks.stdout.write(line);
     return [];
   });
   return concat(crawled, ranking);

@@ -6,7 +6,7 @@
  *   tarantula run pdfs Crawler.conf > pdfs.tsv
  */
 import { filter, tap, type MonoTypeOperatorFunction } from 'rxjs';
-import { crawl, defaultSpec, definePipeline, journalOutcomes, logOutcomes, recordStats, writeIndex, type Outcome } from 'tarantula';
+import { crawl, defaultSinks, defaultSpec, definePipeline, type Outcome } from 'tarantula';
 
 /** A user-land operator: writes one line per PDF document to `out`. */
 function listPdfs(out: NodeJS.WritableStream): MonoTypeOperatorFunction<Outcome> {
@@ -17,12 +17,6 @@ function listPdfs(out: NodeJS.WritableStream): MonoTypeOperatorFunction<Outcome>
     );
 }
 
-export default definePipeline((ctx, { stop, writers, stdout }) =>
-  crawl({ ...defaultSpec(ctx), stop }).pipe(
-    recordStats(ctx.stats),
-    logOutcomes(ctx.log),
-    journalOutcomes(ctx.state.journal),
-    writeIndex(writers),
-    listPdfs(stdout),
-  ),
+export default definePipeline((ctx, sinks) =>
+  crawl({ ...defaultSpec(ctx), stop: sinks.stop }).pipe(defaultSinks(ctx, sinks), listPdfs(sinks.stdout)),
 );

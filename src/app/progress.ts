@@ -18,14 +18,14 @@ const count = (n: number): string => n.toLocaleString('en');
  * bottom of stderr, redrawn every 0.5 s (log lines scroll above it): pages, pages/s over the last
  * 5 s, queued, in flight, failures, elapsed, and the time left when `max-page-number` or
  * `time-limit` bounds the crawl. Elsewhere, an info log line every 10 s. Returns the function that
- * stops it (and clears the line).
+ * stops it (and clears the line). Without `stderr`, the status line goes to the log's terminal if it has one.
  *
  * @example
  * const stop = startProgress(ctx, process.stderr); ...; stop();
  * //=> 1,204 pages  183.2/s  queued 5,310  in flight 16  failures 3  0:00:06  ETA 0:01:10
  */
-export function startProgress(ctx: CrawlContext, stderr: NodeJS.WriteStream): () => void {
-  const terminal = terminalOf(ctx.log) ?? (stderr.isTTY === true ? new Terminal(stderr) : undefined);
+export function startProgress(ctx: CrawlContext, stderr?: NodeJS.WriteStream): () => void {
+  const terminal = terminalOf(ctx.log) ?? (stderr?.isTTY === true ? new Terminal(stderr) : undefined);
   const started = Date.now();
   if (terminal === undefined) {
     let last = { at: started, documents: 0 };

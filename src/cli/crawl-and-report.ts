@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { CrawlerConfig } from '../model/config.js';
 import type { CrawlContext } from '../engine/crawl-context.js';
 import type { CrawlSummary } from '../sinks/crawl-stats.js';
-import { runCrawl } from '../app/run-crawl.js';
+import { commandLine, runCrawl } from '../app/run-crawl.js';
 import { terminalOf, type CrawlLogger } from '../log/create-logger.js';
 import { writeReport } from '../report/write-report.js';
 import { summaryBlock } from './summary-block.js';
@@ -26,7 +26,7 @@ export interface CrawlAndReportOptions {
  * process.exitCode = await crawlAndReport(config, log, { report: true });
  */
 export async function crawlAndReport(config: CrawlerConfig, log: CrawlLogger, opts: CrawlAndReportOptions): Promise<number> {
-  const { exitCode, ctx } = await runCrawl(config, log, { stdout: process.stdout, handleSignals: true });
+  const { exitCode, ctx } = await runCrawl(config, log, commandLine());
   opts.crawled?.(ctx);
   let report: string | undefined;
   if (opts.report) {

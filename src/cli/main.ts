@@ -13,7 +13,7 @@ import { runPagerank } from './run-pagerank.js';
 import { runPipeline } from './run-pipeline.js';
 import { runReport } from './run-report.js';
 import { watch } from './watch.js';
-import { EXIT } from '../app/run-crawl.js';
+import { EXIT } from '../app/exit-status.js';
 import { runWorker } from '../distributed/run-worker.js';
 import { superviseWorkers, WORKER_SLOT_ENV } from '../distributed/supervise-workers.js';
 

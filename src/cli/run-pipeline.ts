@@ -8,7 +8,7 @@ import { ConfigError } from '../config/config-error.js';
 import { loadConfig } from '../config/load-config.js';
 import { hasCrawlState } from '../state/crawl-state.js';
 import type { Pipeline } from '../engine/pipeline.js';
-import { runCrawl } from '../app/run-crawl.js';
+import { commandLine, runCrawl } from '../app/run-crawl.js';
 import { createLogger, flushLogger } from '../log/create-logger.js';
 
 /**
@@ -26,7 +26,7 @@ export async function runPipeline(name: string, confPath: string | undefined, ov
   const { config, warnings } = await loadConfig(confPath, overrides, { canResume: hasCrawlState });
   const log = createLogger(config);
   for (const warning of warnings) log.warn(warning);
-  const { exitCode } = await runCrawl(config, log, { stdout: process.stdout, handleSignals: true, pipeline });
+  const { exitCode } = await runCrawl(config, log, { ...commandLine(), pipeline });
   await flushLogger(log);
   return exitCode;
 }

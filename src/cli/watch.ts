@@ -1,5 +1,5 @@
 import type { CrawlerConfig } from '../model/config.js';
-import { EXIT } from '../app/run-crawl.js';
+import { EXIT } from '../app/exit-status.js';
 import type { CrawlLogger } from '../log/create-logger.js';
 import { crawlAndReport, type CrawlAndReportOptions } from './crawl-and-report.js';
 

@@ -1,7 +1,7 @@
 import { basename, join, resolve } from 'node:path';
 import { Redis } from 'ioredis';
 import type { CrawlerConfig } from '../model/config.js';
-import { EXIT } from '../app/run-crawl.js';
+import { EXIT, exitWith } from '../app/exit-status.js';
 import { STATE_DIR } from '../state/crawl-state.js';
 
 /**
@@ -20,7 +20,7 @@ export async function connectFrontier(url: string): Promise<Redis> {
     await redis.ping();
   } catch (err) {
     redis.disconnect();
-    throw Object.assign(new Error(`cannot reach the Redis frontier at ${url}: ${(err as Error).message}`), { exitCode: EXIT.cannotRun });
+    throw exitWith(EXIT.cannotRun, `cannot reach the Redis frontier at ${url}: ${(err as Error).message}`);
   }
   return redis;
 }

@@ -3,7 +3,8 @@ import { resolve } from 'node:path';
 import { Subject, pipe, tap } from 'rxjs';
 import type { CrawlerConfig } from '../model/config.js';
 import { defaultSpec } from '../engine/default-spec.js';
-import { defaultPipeline, runCrawl } from '../app/run-crawl.js';
+import { commandLine, runCrawl } from '../app/run-crawl.js';
+import { defaultPipeline } from '../engine/default-pipeline.js';
 import type { CrawlLogger } from '../log/create-logger.js';
 import { withoutSessionIds } from '../url/query-params.js';
 import { connectFrontier, crawlIdOf, workerDir } from './redis-frontier-url.js';
@@ -30,8 +31,7 @@ export async function runWorker(shared: CrawlerConfig, log: CrawlLogger, slot: n
   const max = config.maxPageNumber;
   try {
     const { exitCode } = await runCrawl(config, log, {
-      stdout: process.stdout,
-      handleSignals: true,
+      ...commandLine(),
       worker: {
         dir: workerDir(config.repository, slot),
         frontier: (politeness, journal) =>

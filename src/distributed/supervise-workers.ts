@@ -3,7 +3,7 @@ import { rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import type { CrawlerConfig } from '../model/config.js';
-import { EXIT } from '../app/run-crawl.js';
+import { EXIT } from '../app/exit-status.js';
 import type { CrawlLogger } from '../log/create-logger.js';
 import { MIRROR_TEMP_DIR } from '../store/mirror-store.js';
 import { mergeIndexParts, sumWorkerStats } from './merge-worker-parts.js';

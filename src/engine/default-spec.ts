@@ -48,7 +48,7 @@ export function seedsOf(ctx: CrawlContext): Observable<Candidate> {
     first,
     inputSeeds(ctx.inputs, {
       room: () => ctx.frontier.size < INPUT_ROOM,
-      seed: (url) => ctx.widenScope(url),
+      seed: (url) => ctx.admission.widenScope(url),
       warn: (message) => ctx.log.warn(message),
     }),
   );
@@ -65,7 +65,7 @@ function validatorsOf(ctx: CrawlContext): ((req: CrawlRequest) => Validators | u
 
 /** The WARC hook of the fetch: a 304 refers back to the capture of the last crawl. */
 function archiveOf(ctx: CrawlContext): ((req: CrawlRequest, res: FetchResponse) => Promise<void>) | undefined {
-  const archive = ctx.archive;
+  const archive = ctx.fetcher.archive;
   if (archive === undefined) return undefined;
   return (req, res) => {
     const page = res.status === 304 ? ctx.state.known.get(req.url) : undefined;
@@ -79,23 +79,24 @@ function archiveOf(ctx: CrawlContext): ((req: CrawlRequest, res: FetchResponse) 
  */
 export function defaultAdmit(ctx: CrawlContext, prioritizer: Prioritizer = defaultPrioritizer): OperatorFunction<Candidate, CrawlRequest> {
   const c = ctx.config;
-  const levels = ctx.priority.levels > 1;
+  const a = ctx.admission;
+  const levels = a.priority.levels > 1;
   // Depth-first moves every URL found again up the stack already; breadth-first, only one whose level rose.
-  const reconsider = levels && c.traversal === 'bfs' ? levelRose(prioritizer, ctx.priority) : undefined;
+  const reconsider = levels && c.traversal === 'bfs' ? levelRose(prioritizer, a.priority) : undefined;
   // What a link is, then whether it is new: two pipes, as rxjs types at most nine operators in one.
   const vetted = pipe(
-    normalizeLinks(ctx.report),
-    trapLimits(c, ctx.report),
-    refusePrivateHosts(ctx.guard, c.resolve, ctx.report),
-    followPolicy(ctx.policy, ctx.report),
+    normalizeLinks(a.report),
+    trapLimits(c, a.report),
+    refusePrivateHosts(a.guard, c.resolve, a.report),
+    followPolicy(a.policy, a.report),
   );
   return pipe(
     vetted,
-    levels ? countInLinks(ctx.inLinks) : identity,
-    dedup(ctx.seen, ctx.report, ctx.started, reconsider),
-    levels ? prioritize(prioritizer, ctx.priority) : identity,
-    hostLimit(c.maxPagesPerHost, ctx.hostCounts, ctx.report),
-    robotsAllowed(ctx.robots, c.userAgent, ctx.report),
+    levels ? countInLinks(a.inLinks) : identity,
+    dedup(a.seen, a.report, a.started, reconsider),
+    levels ? prioritize(prioritizer, a.priority) : identity,
+    hostLimit(c.maxPagesPerHost, a.hostCounts, a.report),
+    robotsAllowed(ctx.hosts.robots, c.userAgent, a.report),
     journalAdmissions(ctx.state.journal),
   );
 }
@@ -107,17 +108,20 @@ export function defaultAdmit(ctx: CrawlContext, prioritizer: Prioritizer = defau
  */
 export function defaultUnit(ctx: CrawlContext, release?: Release): OperatorFunction<CrawlRequest, Outcome> {
   const c = ctx.config;
+  const { robots, politeness } = ctx.hosts;
+  const { options } = ctx.fetcher;
+  const docs = ctx.documents;
   // Built once: the unit is applied to every request, its stages need not be made again each time.
   return pipe(
-    obeyRobots({ robots: ctx.robots, politeness: ctx.politeness, userAgent: c.userAgent, maxRetries: c.maxRetries, maxCrawlDelayMs: c.maxCrawlDelayMs, signal: ctx.fetchOptions.signal, sitemaps: c.sitemaps }),
+    obeyRobots({ robots, politeness, userAgent: c.userAgent, maxRetries: c.maxRetries, maxCrawlDelayMs: c.maxCrawlDelayMs, signal: options.signal, sitemaps: c.sitemaps }),
     fetchPage({
-      ...ctx.fetchOptions, politeness: ctx.politeness, maxRetries: c.maxRetries, maxRedirects: c.maxRedirects, validatorsOf: validatorsOf(ctx),
+      ...options, politeness, maxRetries: c.maxRetries, maxRedirects: c.maxRedirects, validatorsOf: validatorsOf(ctx),
       ...(release ? { fetched: release } : {}),
       archive: archiveOf(ctx),
     }),
     readSitemaps(),
-    reuseStored(ctx.state.known, ctx.store),
-    describeAndStore(ctx.documents, ctx.contentSeen, ctx.report, ctx.near),
+    reuseStored(ctx.state.known, docs.store),
+    describeAndStore(docs.pool, docs.contentSeen, ctx.admission.report, docs.near),
     // Under the fixed policy every page is due at every recrawl: nothing to schedule.
     ctx.schedule.adaptive ? scheduleRecrawl(ctx.schedule, ctx.state.known) : identity,
   );

@@ -37,10 +37,10 @@ export type Pipeline = (ctx: CrawlContext, sinks: CrawlSinks) => Observable<unkn
  * @example
  * // pipelines/linkgraph.ts
  * // ends the crawl at the tenth PDF; the same command resumes it
- * export default definePipeline((ctx, { stop, writers }) => {
+ * export default definePipeline((ctx, sinks) => {
  *   let pdfs = 0;
- *   return crawl({ ...defaultSpec(ctx), stop }).pipe(recordStats(ctx.stats), journalOutcomes(ctx.state.journal), writeIndex(writers),
- *     tap((o) => o.kind === 'document' && o.doc.type === 'pdf' && ++pdfs === 10 && stop.now('ten PDFs')));
+ *   return crawl({ ...defaultSpec(ctx), stop: sinks.stop }).pipe(defaultSinks(ctx, sinks),
+ *     tap((o) => o.kind === 'document' && o.doc.type === 'pdf' && ++pdfs === 10 && sinks.stop.now('ten PDFs')));
  * });
  */
 export function definePipeline(pipeline: Pipeline): Pipeline {

@@ -35,7 +35,7 @@ describe('parseDocument then storeDocument, on the main thread', () => {
     const dropped: string[] = [];
     const stages = [
       parseDocument({
-        policy: linkPolicy(() => true, () => undefined),
+        policy: linkPolicy({ scope: 'free-spanning', seeds: [], accept: [], reject: [] }),
         agent: 'tarantula', obeyRelNofollow: true, maxLinksPerPage: 0, contentSeen,
         report: (reason) => dropped.push(reason),
       }),

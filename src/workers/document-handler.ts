@@ -3,8 +3,6 @@ import { linkPolicy } from '../url/link-policy.js';
 import { MirrorStore } from '../store/mirror-store.js';
 import type { FilterReason } from '../model/filter-reason.js';
 import { cachedNormalizer } from '../url/link-cache.js';
-import { growingScope } from '../url/scope.js';
-import { makeListFilter } from '../url/url-lists.js';
 import type { DocumentJob, DocumentResult, WorkerSetup } from './document-job.js';
 
 /**
@@ -19,13 +17,11 @@ import type { DocumentJob, DocumentResult, WorkerSetup } from './document-job.js
  * //=> { id: 0, description: { type: 'html', links: [...], ... }, localPath: 'a.test/index.html', dropped: [] }
  */
 export function documentHandler(setup: WorkerSetup, sync: boolean): (job: DocumentJob) => Promise<DocumentResult> {
-  const regexes = (list: WorkerSetup['accept']) => list.map(([source, flags]) => new RegExp(source, flags));
-  const scope = growingScope(setup.scope, setup.seeds);
-  const policy = linkPolicy(scope.test, makeListFilter(regexes(setup.accept), regexes(setup.reject)));
+  const policy = linkPolicy(setup.policy);
   const options: DescribeOptions = { ...setup, check: policy.check.bind(policy), resolve: cachedNormalizer() };
   const store = new MirrorStore(setup.repository, { sync });
   return async (job) => {
-    if (job.scopeSeeds) for (const seed of job.scopeSeeds) scope.add(seed);
+    if (job.scopeSeeds) for (const seed of job.scopeSeeds) policy.widen(seed);
     try {
       const dropped: [FilterReason, string][] = [];
       const description = describeDocument(job, options, (reason, url) => dropped.push([reason, url]));

@@ -1,14 +1,13 @@
 import type { DocumentDescription } from '../parse/describe-document.js';
 import type { FilterReason } from '../model/filter-reason.js';
+import type { LinkPolicySource } from '../url/link-policy.js';
 
 /** What a document worker needs to know of the crawl, once. */
 export interface WorkerSetup {
   readonly repository: string;
-  readonly scope: import('../model/config.js').ScopeMode;
-  readonly seeds: readonly string[];
-  /** Regex sources and flags of the accept and reject lists. */
-  readonly accept: readonly (readonly [string, string])[];
-  readonly reject: readonly (readonly [string, string])[];
+  /** Scope and lists, as the main thread has them: each worker makes the same policy of it. */
+  readonly policy: LinkPolicySource;
+  /** The robots.txt product token of the user agent, for `<meta name=...>` and X-Robots-Tag rules. */
   readonly agent: string;
   readonly obeyRelNofollow: boolean;
   readonly maxLinksPerPage: number;

@@ -11,7 +11,7 @@ describe('DocumentPool', () => {
   beforeAll(async () => {
     repo = await mkdtemp(join(tmpdir(), 'pool-'));
     pool = new DocumentPool(
-      { repository: repo, scope: 'host-scope', seeds: ['http://a.test/'], accept: [], reject: [['\\.tmp$', '']], agent: 'tarantula', obeyRelNofollow: true, maxLinksPerPage: 0 },
+      { repository: repo, policy: { scope: 'host-scope', seeds: ['http://a.test/'], accept: [], reject: [['\\.tmp$', '']] }, agent: 'tarantula', obeyRelNofollow: true, maxLinksPerPage: 0 },
       2,
     );
   });
@@ -43,7 +43,7 @@ describe('DocumentPool', () => {
   });
 
   it('handles jobs on the calling thread until a worker is ready, then on the workers', async () => {
-    const setup = { repository: repo, scope: 'host-scope', seeds: ['http://a.test/'], accept: [], reject: [], agent: 'tarantula', obeyRelNofollow: true, maxLinksPerPage: 0 } as const;
+    const setup = { repository: repo, policy: { scope: 'host-scope', seeds: ['http://a.test/'], accept: [], reject: [] }, agent: 'tarantula', obeyRelNofollow: true, maxLinksPerPage: 0 } as const;
     const internals = (p: DocumentPool) => p as unknown as { local: unknown; slots: { ready: boolean }[] };
     const early = new DocumentPool(setup, 1);
     const late = new DocumentPool(setup, 1);
@@ -61,7 +61,7 @@ describe('DocumentPool', () => {
   });
 
   it('describes links under seeds that widened the scope, on the workers and on the calling thread, and after a worker is replaced', async () => {
-    const setup = { repository: repo, scope: 'host-scope', seeds: ['http://a.test/'], accept: [], reject: [], agent: 'tarantula', obeyRelNofollow: true, maxLinksPerPage: 0 } as const;
+    const setup = { repository: repo, policy: { scope: 'host-scope', seeds: ['http://a.test/'], accept: [], reject: [] }, agent: 'tarantula', obeyRelNofollow: true, maxLinksPerPage: 0 } as const;
     const links = async (p: DocumentPool) => {
       const r = await p.run(job('http://a.test/w', '<a href="http://b.test/x">B</a><a href="http://c.test/">C</a>', false));
       return 'description' in r ? r.description.links.map((l) => l.url) : r.error;

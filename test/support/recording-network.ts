@@ -1,6 +1,6 @@
 import type { LookupAddress } from 'node:dns';
 import { isIPv4 } from 'node:net';
-import type { NetworkHooks } from '../../src/engine/crawl-context.js';
+import type { NetworkHooks } from '../../src/engine/fetcher.js';
 import { cachingLookup } from '../../src/fetch/dns-cache.js';
 
 /** What a crawl on a {@link recordingNetwork} asked for. */

@@ -1,0 +1,48 @@
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { archiveOf } from '../archive/warc-archive.js';
+import type { SeenSet } from '../frontier/seen-set.js';
+import type { CrawlLogger } from '../log/create-logger.js';
+import type { CrawlerConfig } from '../model/config.js';
+import { openCrawlState, type CrawlState } from '../state/crawl-state.js';
+import { EXIT, exitWith } from './exit-status.js';
+
+export interface OpenedRepository {
+  readonly state: CrawlState;
+  /** The WARC archive and the addresses of its hosts, when `warc-file` is set. */
+  readonly archiving: Awaited<ReturnType<typeof archiveOf>>;
+}
+
+/**
+ * Makes sure the repository can be written (a probe file), then opens the crawl state in `home`
+ * (the repository, or a worker's own folder in it) and the WARC. Either failure ends the command
+ * with exit 1 and one line naming the problem.
+ *
+ * @example
+ * const { state } = await openRepository(config, log, { home: 'out', seen, started: undefined });
+ */
+export async function openRepository(
+  config: CrawlerConfig,
+  log: CrawlLogger,
+  where: { readonly home: string; readonly repository: string; readonly seen: SeenSet; readonly started: SeenSet | undefined },
+): Promise<OpenedRepository> {
+  let state;
+  try {
+    await mkdir(where.home, { recursive: true });
+    const probe = join(where.repository, `.tarantula-probe-${process.pid}`);
+    await writeFile(probe, '');
+    await rm(probe);
+    state = await openCrawlState(where.home, where.seen, where.started);
+  } catch (err) {
+    const message = `the repository ${config.repository} is not writable: ${(err as Error).message}`;
+    log.error(message);
+    throw exitWith(EXIT.cannotRun, message);
+  }
+  try {
+    return { state, archiving: await archiveOf(config) };
+  } catch (err) {
+    const message = `cannot open the WARC ${config.warcFile}: ${(err as Error).message}`;
+    log.error(message);
+    throw exitWith(EXIT.cannotRun, message);
+  }
+}
