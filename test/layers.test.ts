@@ -82,6 +82,13 @@ describe('the layers of src/', () => {
     expect(cycles()).toEqual([]);
   });
 
+  it('every folder says what it holds and which layers it may import', () => {
+    LAYERS.filter((layer) => !layer.endsWith('.ts')).forEach((folder, i, folders) => {
+      const readme = readFileSync(join(SRC, folder, 'README.md'), 'utf8');
+      expect(readme, folder).toContain(`**Layer ${i + 1} of ${folders.length}.** May import ${i === 0 ? 'nothing' : folders.slice(0, i).map((f) => `\`${f}\``).join(', ')}`);
+    });
+  });
+
   it('every import names a module that exists', () => {
     const missing = [...graph].flatMap(([file, deps]) => deps.filter((dep) => !graph.has(dep) && !/\.(d\.ts|json)$/.test(dep) && !dep.endsWith('.d.ts')).map((dep) => `${name(file)} → ${name(dep)}`));
     expect(missing).toEqual([]);

@@ -21,6 +21,7 @@ import { stopping } from './stopping.js';
 /** setTimeout's ceiling: a longer time limit is checked again when this much has passed. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
+/** How {@link runCrawl} runs a crawl: where its data goes, which pipeline, signals, progress, and the hooks of tests and workers. */
 export interface RunCrawlOptions {
   /** Where data goes (`--index -`, a pipeline's output); never logs. */
   readonly stdout: Writable;
@@ -61,6 +62,7 @@ export interface CrawlWorker extends SharedParts {
   close(): Promise<void>;
 }
 
+/** How a crawl ended: its exit status (SPEC §2), and its context, for what the caller reads after it (stats, the schedule). */
 export interface RunCrawlResult {
   readonly exitCode: number;
   readonly ctx: CrawlContext;

@@ -6,6 +6,7 @@ import { gzipMember } from './gzip-member.js';
 import { WarcSeries } from './warc-series.js';
 import { exchangeRecords, IDENTICAL_PAYLOAD, SERVER_NOT_MODIFIED, sha1Digest, warcDate, warcinfoRecord, type Original, type Revisit } from './warc-records.js';
 
+/** Where the WARC series goes, when it rolls over, and the addresses of the hosts for WARC-IP-Address. */
 export interface WarcArchiveOptions {
   /** PATH of `PATH-00000.warc.gz`; a trailing `.warc.gz` or `.warc` is dropped. */
   readonly path: string;
@@ -35,6 +36,7 @@ export class WarcArchive {
 
   private constructor(private readonly opts: WarcArchiveOptions) {}
 
+  /** Opens the series, cutting a torn last member of an interrupted run, and writes the warcinfo of a new file. */
   static async open(opts: WarcArchiveOptions): Promise<WarcArchive> {
     const archive = new WarcArchive(opts);
     archive.series = await WarcSeries.open({
@@ -76,6 +78,7 @@ export class WarcArchive {
     });
   }
 
+  /** Writes what is pending and closes the WARC and its CDXJ. */
   close(): Promise<void> {
     return this.series.close();
   }

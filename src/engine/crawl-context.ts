@@ -98,6 +98,7 @@ export interface SharedParts {
   robotsFetch(fetch: (url: string) => Promise<FetchResponse>): (url: string) => Promise<FetchResponse>;
 }
 
+/** What {@link createCrawlContext} takes besides the configuration: the clock, the WARC, the inputs, the shared parts of a distributed worker, the network hooks. */
 export interface CrawlContextOptions {
   /** The clock that recrawl schedules are kept on (milliseconds since the epoch). Default `Date.now`. */
   readonly now?: () => number;

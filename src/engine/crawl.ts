@@ -20,6 +20,7 @@ import type { Frontier } from '../frontier/host-frontier.js';
 /** Frees the host of a request whose fetch is over: its politeness delay counts from now. Later calls for it do nothing. */
 export type Release = (req: CrawlRequest) => void;
 
+/** What {@link crawl} needs: where requests come from, how each is admitted and worked, where they wait, and how many run at once. */
 export interface CrawlSpec<Out> {
   /** Seeds; the crawl waits for this to complete (it may be long-lived, like stdin). */
   readonly seeds: Observable<Candidate>;

@@ -32,6 +32,7 @@ export interface Fetcher {
   readonly archive: WarcArchive | undefined;
   /** Aborts every fetch in flight: the crawl is being stopped. */
   readonly abort: AbortController;
+  /** Closes the connections, the WARC and the cookie jar once nothing is in flight. */
   close(): Promise<void>;
 }
 

@@ -10,6 +10,7 @@ import { ProxyRouter } from './proxy-router.js';
 import type { ProxySettings } from './proxy-settings.js';
 import { tlsConnectOptions, type TlsSettings } from './tls-options.js';
 
+/** How {@link createDispatcher} connects: resolve entries, timeouts, connections per origin, the SSRF guard, TLS, proxy, HTTP/2. */
 export interface DispatcherOptions {
   readonly resolve: readonly ResolveEntry[];
   readonly connectTimeoutMs: number;

@@ -4,6 +4,7 @@ import { BodyReader, type DecodedBody } from './read-body.js';
 import { toFetchError, type FetchError } from './fetch-error.js';
 import type { FetchResponse, Validators, WireExchange } from '../model/fetch-response.js';
 
+/** The limits and hooks of one {@link fetchDocument}. */
 export interface FetchOptions {
   readonly dispatcher: Dispatcher;
   readonly userAgent: string;

@@ -35,32 +35,39 @@ export class FrontQueues<R> implements BackQueue<R> {
     private readonly name: string,
   ) {}
 
+  /** Queues a request at the back of its level. */
   pushBack(req: R, seq: number): void {
     this.queueFor(req).pushBack(req, seq);
     this.size++;
   }
 
+  /** Queues a request at the front of its level (depth-first, or put back in its place). */
   pushFront(req: R, seq: number): void {
     this.queueFor(req).pushFront(req, seq);
     this.size++;
   }
 
+  /** Takes the next request breadth-first, from the level the selector picks. */
   popFront(): Entry<R> | undefined {
     return this.take((q) => q.popFront());
   }
 
+  /** Takes the next request depth-first, from the level the selector picks. */
   popBack(): Entry<R> | undefined {
     return this.take((q) => q.popBack());
   }
 
+  /** The arrival number of the request `popFront` would take. */
   frontSeq(): number {
     return this.next().frontSeq();
   }
 
+  /** The arrival number of the request `popBack` would take. */
   backSeq(): number {
     return this.next().backSeq();
   }
 
+  /** Every queued request, in no particular order. */
   *requests(): IterableIterator<R> {
     if (this.only !== undefined) yield* this.only.requests();
     for (const q of this.queues ?? []) if (q !== undefined) yield* q.requests();

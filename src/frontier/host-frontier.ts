@@ -4,9 +4,11 @@ import { IndexedHeap, type HeapSlot } from './indexed-heap.js';
 
 /** How long a host must rest after a request ends: politeness decides, the frontier enforces. */
 export interface DelayPolicy {
+  /** Milliseconds the host must rest after a request ends. */
   delayMs(host: string): number;
 }
 
+/** How {@link hostFrontier} keeps its queues: order, caps, politeness, packing and priority levels. */
 export interface FrontierOptions<R = unknown> {
   /** FIFO back queues for breadth-first, LIFO for depth-first. */
   readonly order: 'bfs' | 'dfs';

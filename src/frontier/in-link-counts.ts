@@ -8,6 +8,7 @@ const MAX_COUNT = 255;
 export interface InLinkCounts {
   /** Counts one more link to `url`; returns the new count. */
   add(url: string): number;
+  /** In-links counted so far for the URL (0 for one never linked). */
   get(url: string): number;
 }
 

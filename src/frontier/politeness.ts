@@ -1,5 +1,6 @@
 import type { DelayPolicy } from './host-frontier.js';
 
+/** The politeness keys of the configuration, and where Crawl-delay is read. */
 export interface PolitenessOptions {
   /** Delay = factor × duration of the host's last fetch, clamped to [minDelayMs, maxDelayMs]. */
   readonly delayFactor: number;
@@ -25,6 +26,7 @@ export class Politeness implements DelayPolicy {
 
   constructor(private readonly opts: PolitenessOptions) {}
 
+  /** Remembers how long the host took to answer: `delay-factor` scales the next delay by it. */
   recordFetch(host: string, durationMs: number): void {
     this.lastDuration.set(host, durationMs);
   }
@@ -34,6 +36,7 @@ export class Politeness implements DelayPolicy {
     this.backoffs.set(host, Math.max(ms, this.backoffs.get(host) ?? 0));
   }
 
+  /** The rest the host needs after a request: the largest of the floor, the delay factor, Crawl-delay and a back-off. */
   delayMs(host: string): number {
     const { delayFactor, minDelayMs, maxDelayMs } = this.opts;
     const duration = this.lastDuration.get(host) ?? 0;

@@ -2,6 +2,7 @@
 export interface SeenSet {
   /** Adds a normalized URL; false when it was already there. */
   add(url: string): boolean;
+  /** Whether the URL was added before. */
   has(url: string): boolean;
   readonly size: number;
 }

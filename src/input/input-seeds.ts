@@ -48,6 +48,7 @@ export async function openSeedInputs(files: readonly string[], stdin: Readable):
   return inputs;
 }
 
+/** How {@link inputSeeds} paces its reading and where each seed goes. */
 export interface InputSeedOptions {
   /** Whether the frontier has room for more seeds: while it has none, no more input is read. */
   readonly room: () => boolean;

@@ -1,6 +1,7 @@
 import { pino, type Logger } from 'pino';
 import { Terminal } from './terminal.js';
 
+/** The crawl's pino logger, with the `page` level of the human lines at a terminal. */
 export type CrawlLogger = Logger<'page'>;
 
 /**

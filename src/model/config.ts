@@ -1,7 +1,10 @@
 /** The four scope modes of SPEC §4. */
 export type ScopeMode = 'free-spanning' | 'domain-scope' | 'host-scope' | 'path-scope';
+/** The crawl order of `traversal-algorithm`: breadth-first or depth-first. */
 export type Traversal = 'bfs' | 'dfs';
+/** The formats of `index-format` (SPEC §6). */
 export type IndexFormat = 'seed' | 'jsonl' | 'csv' | 'edges';
+/** How recrawls are scheduled: every page each `period`, or each page on its own interval (SPEC §10). */
 export type RecrawlPolicy = 'fixed' | 'adaptive';
 
 /** One `--resolve HOST:PORT:ADDRESS` entry, as curl's. */

@@ -6,6 +6,7 @@ export interface Validators {
   readonly etag?: string | null;
 }
 
+/** One HTTP response as the crawl keeps it: status, headers, the decoded body (cut at the limits), timings, and the wire exchange for an archive. */
 export interface FetchResponse {
   readonly status: number;
   /** Header names lowercase; repeated headers joined with ", " (set-cookie is not kept). */

@@ -34,6 +34,7 @@ export interface DocumentInfo {
   readonly linksCut: number;
 }
 
+/** A fetched document and what a parser learned of it, on its way to the mirror. */
 export interface Parsed {
   readonly kind: 'parsed';
   readonly req: CrawlRequest;

@@ -5,6 +5,7 @@ import { NO_DIRECTIVES, parseRobotsDirectives, type RobotsDirectives } from './r
 /** The elements a link comes from; `meta` is a `<meta http-equiv="refresh">`. */
 export type LinkTag = 'a' | 'area' | 'frame' | 'iframe' | 'meta';
 
+/** One link of a page as written, with its anchor text. */
 export interface ExtractedLink {
   /** The attribute value as written: entities decoded and trimmed, not resolved. */
   readonly href: string;
@@ -15,6 +16,7 @@ export interface ExtractedLink {
   readonly tag: LinkTag;
 }
 
+/** What the scanner takes of an HTML page: title, base, links, robots directives, the visible text's SimHash. */
 export interface HtmlExtract {
   /** The first `<title>` outside SVG, whitespace collapsed; `undefined` when there is none. */
   readonly title: string | undefined;

@@ -48,6 +48,7 @@ export class CrawlStats {
   /** `isKnown` tells the pages of the last crawl, to sort a recrawl's documents into new / changed / unchanged / gone. */
   constructor(private readonly isKnown: (url: string) => boolean = () => false) {}
 
+  /** Counts one outcome. */
   record(out: Outcome): void {
     switch (out.kind) {
       case 'document':
@@ -91,14 +92,17 @@ export class CrawlStats {
     }
   }
 
+  /** What a recrawl found: new, changed, unchanged and gone pages. */
   recrawlSummary(): { new: number; changed: number; unchanged: number; gone: number } {
     return { ...this.recrawl };
   }
 
+  /** Counts one URL dropped, by its reason. */
   dropped(reason: string): void {
     bump(this.droppedByReason, reason);
   }
 
+  /** The counters as stats.json writes them. */
   summary(now = Date.now()) {
     const seconds = (now - this.startedAt) / 1000;
     const usage = process.resourceUsage();

@@ -10,6 +10,7 @@ import { retryAfterMs } from '../fetch/retry-after.js';
 import { retryDelayMs } from '../fetch/retry-delay.js';
 import { SITEMAP_MAX_BYTES } from '../sitemap/read-sitemap.js';
 
+/** What {@link fetchPage} needs besides the fetch options: politeness, retry and redirect limits, and its hooks. */
 export interface FetchPageOptions extends FetchOptions {
   readonly politeness: Politeness;
   readonly maxRetries: number;

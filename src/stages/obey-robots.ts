@@ -8,6 +8,7 @@ import { originOf } from '../url/url-parts.js';
 import { retryDelayMs } from '../fetch/retry-delay.js';
 import { unavailableReason } from './robots-allowed.js';
 
+/** What {@link obeyRobots} needs: the robots.txt cache, politeness, the user agent, and the retry and crawl-delay limits. */
 export interface ObeyRobotsOptions {
   readonly robots: RobotsCache;
   readonly politeness: Politeness;

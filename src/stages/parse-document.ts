@@ -8,6 +8,7 @@ import type { NormalizeOptions } from '../url/normalize-url.js';
 import type { DropReport } from '../model/filter-reason.js';
 import type { LinkPolicy } from '../url/link-policy.js';
 
+/** What {@link parseDocument} needs: the link policy, the robots name, the link limits, and the content seen so far. */
 export interface ParseDocumentOptions {
   readonly policy: LinkPolicy;
   /** The robots name (product token) that `<meta name=...>` and `X-Robots-Tag` rules may address. */

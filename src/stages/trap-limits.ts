@@ -4,6 +4,7 @@ import { pathnameOf } from '../url/url-parts.js';
 import { dropWhen, type Admissible } from './drop-when.js';
 import { type DropReport } from '../model/filter-reason.js';
 
+/** The crawler-trap limits of the configuration that {@link trapLimits} applies. */
 export interface TrapLimits {
   /** Characters of the normalized URL; 0 = no limit. */
   readonly maxUrlLength: number;

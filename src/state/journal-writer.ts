@@ -30,6 +30,7 @@ export class JournalWriter {
     return new JournalWriter(await open(path, 'a'));
   }
 
+  /** Appends one entry; it is written with the next group commit. */
   append(entry: readonly unknown[]): void {
     if (this.failure !== undefined) throw this.failure;
     this.batcher.add(JSON.stringify(entry) + '\n');
@@ -40,6 +41,7 @@ export class JournalWriter {
     return this.batcher.flush();
   }
 
+  /** Writes what is pending and closes the file. */
   async close(): Promise<void> {
     await this.flush();
     await this.fh.sync();

@@ -4,6 +4,7 @@ import { normalizeUrl, withoutWww, type NormalizeOptions } from './normalize-url
 /** Tells whether a URL (parsed from a normalized URL string) lies in the crawl's scope. */
 /** What a scope looks at: a `URL`, or {@link urlParts} of a normalized URL (no parse needed). */
 export type ScopeTarget = Pick<URL, 'hostname' | 'origin' | 'pathname'>;
+/** Whether a URL is in the crawl's scope. */
 export type ScopePredicate = (url: ScopeTarget) => boolean;
 
 /** True when some proper parent domain of `host` (a suffix after a dot) is in `domains`. */
