@@ -53,7 +53,7 @@ const runs = Array.from({ length: workers }, (_, w) => {
   connections.push(redis);
   const frontier = new SharedFrontier({
     redis, crawlId: 'sim', worker: `sim#${w}`, order: 'bfs', maxPerHost: 1, politeness: { delayMs: () => delayMs },
-    threads, leaseMs: 60_000, maxPagesPerHost: 0, maxPages: 0, reapDelayMs: 0, durable: async () => undefined, canonical: (u) => u, onError: (err) => console.error(`worker ${w}: ${err.message}`),
+    requestsInFlight: threads, leaseMs: 60_000, maxPagesPerHost: 0, maxPages: 0, reapDelayMs: 0, durable: async () => undefined, canonical: (u) => u, onError: (err) => console.error(`worker ${w}: ${err.message}`),
   });
   frontiers.push(frontier);
   const seen = new Set<string>();

@@ -21,7 +21,7 @@ const usedMemory = async (): Promise<number> => Number(/^used_memory:(\d+)/m.exe
 const frontier = new SharedFrontier({
   redis, crawlId: 'mem', worker: 'bench#0', order: 'bfs', maxPerHost: 1, politeness: { delayMs: () => 0 },
   // No host is leased: the admitted requests stay queued, as a crawl's backlog does.
-  threads: 0, leaseMs: 60_000, maxPagesPerHost: 0, maxPages: 0, reapDelayMs: 0, durable: async () => undefined, canonical: (u) => u, onError: (err) => { throw err; },
+  requestsInFlight: 0, leaseMs: 60_000, maxPagesPerHost: 0, maxPages: 0, reapDelayMs: 0, durable: async () => undefined, canonical: (u) => u, onError: (err) => { throw err; },
 });
 const before = await usedMemory();
 const t0 = performance.now();

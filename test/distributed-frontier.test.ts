@@ -20,7 +20,7 @@ function worker(crawlId: string, name: string, opts: Partial<SharedFrontierOptio
   const errors: Error[] = [];
   const frontier = new SharedFrontier({
     redis: connection, crawlId, worker: name, order: 'bfs', maxPerHost: 1, politeness: { delayMs: () => 0 },
-    threads: 1, leaseMs: 60_000, maxPagesPerHost: 0, maxPages: 0, reapDelayMs: 0, durable: async () => undefined, canonical: (u) => u, onError: (err) => errors.push(err), ...opts,
+    requestsInFlight: 1, leaseMs: 60_000, maxPagesPerHost: 0, maxPages: 0, reapDelayMs: 0, durable: async () => undefined, canonical: (u) => u, onError: (err) => errors.push(err), ...opts,
   });
   return { frontier, connection, errors };
 }

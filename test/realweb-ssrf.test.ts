@@ -104,7 +104,7 @@ async function crawlOn(name: string, overrides: ConfigOverrides = {}): Promise<R
   const { config } = buildConfig([], 'test', {
     startingPoints: [`http://www.public.test:${port}/`],
     resolve: [{ host: 'www.public.test', port, address: '127.0.0.1' }],
-    scope: 'free-spanning', repository, logFile, logLevel: 2, threads: 4, maxPerHost: 1, maxRetries: 0,
+    scope: 'free-spanning', repository, logFile, logLevel: 2, requestsInFlight: 4, maxPerHost: 1, maxRetries: 0,
     minDelayMs: 0, maxDelayMs: 0, delayFactor: 0, sitemaps: false,
     ...overrides,
   });

@@ -55,7 +55,7 @@ describe('buildConfig', () => {
       logFile: 'log',
       logLevel: 1,
       periodHours: 72,
-      threads: 16,
+      requestsInFlight: 16,
     });
     expect(config.rejectList.map((r) => r.test('#top'))).toEqual([false, true, false]);
     expect(config.acceptList[0]!.test('http://x.test/a.HTM')).toBe(true);
@@ -63,7 +63,7 @@ describe('buildConfig', () => {
 
   it('accepts a key in another section, warning with its own section', () => {
     const { config, warnings } = build(`${SEED}threads = 2;\n<logging>\nmax-depth = 4;`);
-    expect(config.threads).toBe(2);
+    expect(config.requestsInFlight).toBe(2);
     expect(config.maxDepth).toBe(4);
     expect(warnings).toEqual([
       'Crawler.conf:3: threads belongs in <multithreading-options>, not <crawler-options>; accepted',

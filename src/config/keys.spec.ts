@@ -57,7 +57,8 @@ const CASES: { readonly [F in keyof CrawlerConfig]: readonly [ConfValue, Crawler
   recrawlPolicy: [scalar('Adaptive'), 'adaptive', scalar('smart'), 'unknown recrawl-policy "smart" (expected fixed or adaptive)'],
   minIntervalHours: [scalar('0.01'), 0.01, scalar('0'), 'min-interval must be at least 0.001, not 0'],
   maxIntervalHours: [scalar('48'), 48, scalar('a week'), '"a week" is not a number for max-interval'],
-  threads: [scalar('1'), 1, scalar('0'), 'threads must be at least 1, not 0'],
+  requestsInFlight: [scalar('1'), 1, scalar('0'), 'threads must be at least 1, not 0'],
+  documentThreads: [scalar('2'), 2, scalar('-1'), 'document-threads must be at least 0, not -1'],
   indexFile: [scalar('-'), '-', list(), 'index-file takes a single value, not a list'],
   indexFormat: [scalar('JSONL'), 'jsonl', scalar('xml'), 'unknown index-format "xml" (expected seed, jsonl, csv or edges)'],
   warcFile: [scalar('out/crawl'), 'out/crawl', list('a'), 'warc-file takes a single value, not a list'],
@@ -99,7 +100,7 @@ describe('KEYS', () => {
       userAgent: `tarantula/${VERSION}`, resolve: [], connectTimeoutMs: 10000, headerTimeoutMs: 30000,
       bodyTimeoutMs: 30000, maxBodySize: 10_485_760, maxDecodedSize: 20_971_520, maxRedirects: 5, maxRetries: 2,
       allowPrivateAddresses: false, caFile: undefined, insecure: false, proxy: undefined, http2: false, cookies: false, headers: [],
-      logFile: 'screen', logLevel: 1, periodHours: 72, recrawlPolicy: 'fixed', minIntervalHours: 1, maxIntervalHours: 720, threads: 16, indexFile: undefined, indexFormat: 'seed',
+      logFile: 'screen', logLevel: 1, periodHours: 72, recrawlPolicy: 'fixed', minIntervalHours: 1, maxIntervalHours: 720, requestsInFlight: 16, documentThreads: 0, indexFile: undefined, indexFormat: 'seed',
       warcFile: undefined, warcMaxSize: 1_000_000_000,
       frontier: undefined, crawlId: undefined, leaseMs: 60_000, workers: 1,
     });

@@ -288,10 +288,15 @@ export const KEYS: { readonly [F in keyof CrawlerConfig]: KeySpec<F> } = {
     default: '720', parse: numberOf({ fraction: true }),
     doc: 'Adaptive recrawl: a page that never changes is still requested at least this often.',
   },
-  threads: {
+  requestsInFlight: {
     name: 'threads', section: 'multithreading-options', kind: 'integer', unit: 'requests',
     default: '16', parse: numberOf({ min: 1 }),
     doc: 'Requests in flight overall, per worker process with a shared frontier (at least 1).',
+  },
+  documentThreads: {
+    name: 'document-threads', section: 'multithreading-options', kind: 'integer', unit: 'worker threads, or 0',
+    default: '0', parse: count,
+    doc: 'Worker threads that parse documents and write the mirror, beside the thread that fetches; 0: one fewer than the cores, 1 to 4.',
   },
   indexFile: {
     name: 'index-file', section: 'output-options', kind: 'string', unit: 'path, - (stdout), or empty',
@@ -331,7 +336,7 @@ export const KEYS: { readonly [F in keyof CrawlerConfig]: KeySpec<F> } = {
   workers: {
     name: 'workers', section: 'distributed-options', kind: 'integer', unit: 'processes',
     default: '1', parse: numberOf({ min: 1 }),
-    doc: 'Worker processes this machine starts for a shared frontier (each with threads requests in flight).',
+    doc: 'Worker processes this machine starts for a shared frontier (each with `threads` requests in flight).',
   },
 };
 

@@ -60,8 +60,8 @@ describe('loadConfig', () => {
 
   it('reads a file and applies the overrides', async () => {
     await writeFile('my.conf', 'starting-points = { "http://a.test/" };\nmax-depth = 2;\n');
-    const { config } = await loadConfig('my.conf', { maxDepth: 5, threads: 1 });
-    expect([config.startingPoints, config.maxDepth, config.threads]).toEqual([['http://a.test/'], 5, 1]);
+    const { config } = await loadConfig('my.conf', { maxDepth: 5, requestsInFlight: 1 });
+    expect([config.startingPoints, config.maxDepth, config.requestsInFlight]).toEqual([['http://a.test/'], 5, 1]);
   });
 
   it('names the file in syntax errors', async () => {

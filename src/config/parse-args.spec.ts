@@ -25,7 +25,7 @@ describe('parseArgs', () => {
     [['--repository', 'out'], { repository: 'out' }],
     [['--index', '-'], { indexFile: '-' }],
     [['--format', 'edges'], { indexFormat: 'edges' }],
-    [['--threads', '4'], { threads: 4 }],
+    [['--threads', '4'], { requestsInFlight: 4 }],
     [['--log-file', 'screen'], { logFile: 'screen' }],
     [['--log-level', '2'], { logLevel: 2 }],
     [['--resolve', 'a.test:80:127.0.0.1'], { resolve: [{ host: 'a.test', port: 80, address: '127.0.0.1' }] }],
@@ -37,7 +37,7 @@ describe('parseArgs', () => {
     [['--user-agent=a=b'], { userAgent: 'a=b' }],
     [['--index-file='], { indexFile: undefined }],
     [['--Max-Depth', '1'], { maxDepth: 1 }],
-    [['--threads', '2', '--threads', '3'], { threads: 3 }],
+    [['--threads', '2', '--threads', '3'], { requestsInFlight: 3 }],
     [['--insecure'], { insecure: true }],
     [['--insecure', 'site.conf', '--cookies', '--http2', 'off'], { insecure: true, cookies: true, http2: false }],
     [['--allow-private-addresses=no', '--insecure', '--seed', 'http://a.test/'], { allowPrivateAddresses: false, insecure: true, startingPoints: ['http://a.test/'] }],
@@ -68,7 +68,7 @@ describe('parseArgs', () => {
     expect(parseArgs(['crawl'])).toMatchObject({ command: 'crawl', confPath: undefined, watch: false, overrides: {} });
     expect(parseArgs(['crawl', 'site.conf', '--watch'])).toMatchObject({ command: 'crawl', confPath: 'site.conf', watch: true });
     expect(parseArgs(['run', 'pipelines/graph.ts', 'site.conf', '--threads', '2'])).toMatchObject({
-      command: 'run', pipelinePath: 'pipelines/graph.ts', confPath: 'site.conf', overrides: { threads: 2 },
+      command: 'run', pipelinePath: 'pipelines/graph.ts', confPath: 'site.conf', overrides: { requestsInFlight: 2 },
     });
     expect(parseArgs(['run', 'graph'])).toMatchObject({ pipelinePath: 'graph', confPath: undefined });
     expect(parseArgs(['demo', '--traversal', 'dfs'])).toMatchObject({ command: 'demo', overrides: { traversal: 'dfs' } });

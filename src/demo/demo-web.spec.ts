@@ -132,7 +132,7 @@ describe('the demo web', () => {
       scope: 'domain-scope',
       traversal: 'bfs',
       repository: './demo-output',
-      threads: 4,
+      requestsInFlight: 4,
       delayFactor: 0,
       minDelayMs: 0,
       maxDelayMs: 0,

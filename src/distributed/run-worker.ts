@@ -42,7 +42,7 @@ export async function runWorker(shared: CrawlerConfig, log: CrawlLogger, slot: n
             order: config.traversal,
             maxPerHost: config.maxPerHost,
             politeness,
-            threads: config.threads,
+            requestsInFlight: config.requestsInFlight,
             leaseMs: config.leaseMs,
             maxPagesPerHost: config.maxPagesPerHost,
             maxPages: max,

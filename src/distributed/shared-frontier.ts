@@ -16,7 +16,8 @@ export interface SharedFrontierOptions {
   readonly maxPerHost: number;
   readonly politeness: DelayPolicy;
   /** Requests in flight in this worker: it leases 3 × as many hosts (Mercator's back queues). */
-  readonly threads: number;
+  /** Requests in flight on this worker (`threads`): how many hosts it asks for, and permits it wants. */
+  readonly requestsInFlight: number;
   readonly leaseMs: number;
   readonly maxPagesPerHost: number;
   /** max-page-number, 0 = none: requests start only with a permit from Redis. */
@@ -274,7 +275,7 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
     if (this.closed || this.failed || this.syncing !== undefined) return;
     const permitNeeded = this.waitsForPermit() && this.local.size > 0 && this.reserved < this.opts.maxPages;
     const urgent = this.outbox.length > 0 || this.ends.length > 0 || this.permitsOwed > 0 || permitNeeded || this.giveBacks().length > 0 || this.wantsMore().length > 0;
-    const idle = this.others > 0 && this.held.size < this.opts.threads * HOSTS_PER_THREAD;
+    const idle = this.others > 0 && this.held.size < this.opts.requestsInFlight * HOSTS_PER_THREAD;
     // Also often enough to renew the leases, and to see a host's time slice end.
     const wait = urgent ? GATHER_MS : idle ? (this.nextReadyInMs >= 0 ? Math.min(this.nextReadyInMs, POLL_MS) : POLL_MS) : Math.min(POLL_MS * 10, this.opts.leaseMs / 10);
     const at = Date.now() + wait;
@@ -324,7 +325,7 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
     // that a worker with work is never starved by one without.
     const idle = last || this.local.size === 0;
     const owed = this.permitsOwed + (idle ? this.permits : 0);
-    const wantPermits = idle || this.opts.maxPages === 0 ? 0 : Math.max(0, Math.min(this.opts.threads, this.local.size) - this.permits);
+    const wantPermits = idle || this.opts.maxPages === 0 ? 0 : Math.max(0, Math.min(this.opts.requestsInFlight, this.local.size) - this.permits);
     this.permitsOwed = 0;
     const sentPermits = idle ? this.permits : 0;
     if (idle) this.permits = 0;
@@ -338,7 +339,7 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
     for (const host of more) this.held.get(host)!.asking = true;
     const o = this.opts;
     const args = syncArgs(o.crawlId, {
-      worker: o.worker, ttlMs: o.leaseMs, want: last ? 0 : Math.max(0, o.threads * HOSTS_PER_THREAD - this.held.size), batch: BATCH,
+      worker: o.worker, ttlMs: o.leaseMs, want: last ? 0 : Math.max(0, o.requestsInFlight * HOSTS_PER_THREAD - this.held.size), batch: BATCH,
       order: o.order, maxPagesPerHost: o.maxPagesPerHost, reclaim: this.reclaim, maxPages: o.maxPages, wantPermits, returnedPermits: owed,
       reapDelayMs: o.reapDelayMs, admits, ends, renew, more,
       back: back.map((host) => ({ host, delayMs: Math.max(0, this.held.get(host)!.nextAllowed - now) })),

@@ -154,7 +154,7 @@ export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen
     agent: productToken(config.userAgent),
     obeyRelNofollow: config.obeyRelNofollow,
     maxLinksPerPage: config.maxLinksPerPage,
-  });
+  }, config.documentThreads > 0 ? config.documentThreads : undefined);
   const levels = config.priorityLevels;
   // A worker's requests come from Redis, which may hand a URL back after a lease is taken back: no stale copies to skip.
   const started = options.shared ? undefined : (options.started ?? startedSet(config));

@@ -157,7 +157,7 @@ export function defaultSpec(ctx: CrawlContext, seeds: Observable<Candidate> = se
     links: linksOf,
     requeue: (out) => (out.kind === 'retry' ? out.retry : out.kind === 'requeue' || out.kind === 'unfinished' ? { ...out.req, requeued: true } : undefined),
     frontier: ctx.frontier,
-    concurrency: ctx.config.threads,
+    concurrency: ctx.config.requestsInFlight,
     ...(max > 0 ? { mayStart: (active: number) => before + ctx.stats.documents + active < max } : {}),
   };
 }

@@ -81,7 +81,10 @@ export interface CrawlerConfig {
   readonly minIntervalHours: number;
   readonly maxIntervalHours: number;
   // multithreading-options
-  readonly threads: number;
+  /** `threads` in Crawler.conf (the assignment's name): requests in flight overall, not threads. */
+  readonly requestsInFlight: number;
+  /** `document-threads`: worker threads that parse and store documents; 0 = one fewer than the cores, 1 to 4. */
+  readonly documentThreads: number;
   // output-options
   /** Where the extra index goes (`-` = stdout); undefined = only REPOSITORY/index.txt. */
   readonly indexFile: string | undefined;

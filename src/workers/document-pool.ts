@@ -115,6 +115,11 @@ export class DocumentPool {
     slot.transfers = [];
   }
 
+  /** Worker threads in the pool (`document-threads`). */
+  get threads(): number {
+    return this.slots.length;
+  }
+
   async close(): Promise<void> {
     this.closing = true;
     await Promise.all(this.slots.map((s) => s.worker.terminate()));
