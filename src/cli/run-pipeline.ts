@@ -42,7 +42,7 @@ async function findPipeline(name: string): Promise<string> {
     const path = resolve(candidate);
     if (await access(path).then(() => true, () => false)) return path;
   }
-  throw new ConfigError('ARG_BAD_VALUE', name, `no pipeline file (looked for ${candidates.join(', ')})`);
+  throw new ConfigError('arg-bad-value', name, `no pipeline file (looked for ${candidates.join(', ')})`);
 }
 
 /**
@@ -65,6 +65,6 @@ async function importPipeline(file: string): Promise<Pipeline> {
     ? await (await import('tsx/esm/api')).tsImport(url, import.meta.url)
     : await import(url)) as { default?: unknown };
   const pipeline = mod.default;
-  if (typeof pipeline !== 'function') throw new ConfigError('ARG_BAD_VALUE', file, 'the file has no default export of a pipeline (use definePipeline)');
+  if (typeof pipeline !== 'function') throw new ConfigError('arg-bad-value', file, 'the file has no default export of a pipeline (use definePipeline)');
   return pipeline as Pipeline;
 }

@@ -83,7 +83,7 @@ describe('buildConfig', () => {
 
   it('refuses an unknown key, naming its section and the likely key', () => {
     const err = failure(`${SEED}\n\n\n\nmax-pages-numbr = 5;`);
-    expect(err.code).toBe('CONF_UNKNOWN_KEY');
+    expect(err.code).toBe('conf-unknown-key');
     expect(err.message).toBe('Crawler.conf:7: unknown key "max-pages-numbr" in <crawler-options>; did you mean "max-page-number"?');
     expect(failure('colour = red;').message).toBe('Crawler.conf:1: unknown key "colour"');
   });
@@ -96,7 +96,7 @@ describe('buildConfig', () => {
     ['min-delay above max-delay', `${SEED}<politeness-options>\nmin-delay = 500;\nmax-delay = 100;`, 'Crawler.conf:5: min-delay (500 ms) is above max-delay (100 ms)'],
   ])('refuses %s, naming the line', (_, src, message) => {
     const err = failure(src);
-    expect(err.code).toBe('CONF_BAD_VALUE');
+    expect(err.code).toBe('conf-bad-value');
     expect(err.message).toBe(message);
   });
 
@@ -109,7 +109,7 @@ describe('buildConfig', () => {
       'Crawler.conf: no starting points: set starting-points in <crawler-options> or pass --seed URL (or -i FILE)',
     );
     const err = failure('\nstarting-points = { };');
-    expect(err.code).toBe('CONF_NO_SEEDS');
+    expect(err.code).toBe('conf-no-seeds');
     expect(err.message).toMatch(/^Crawler\.conf:2: no starting points/);
   });
 

@@ -26,7 +26,7 @@ type MutableConfig = { -readonly [F in keyof CrawlerConfig]: CrawlerConfig[F] };
  * placed by `where` (given the bad item's line, when a list item is at fault).
  *
  * @example
- * readKey('maxDepth', { kind: 'scalar', text: 'x', line: 0 }, () => '--max-depth', 'ARG_BAD_VALUE')
+ * readKey('maxDepth', { kind: 'scalar', text: 'x', line: 0 }, () => '--max-depth', 'arg-bad-value')
  * //=> throws ConfigError('--max-depth: "x" is not a number for max-depth')
  */
 export function readKey<F extends keyof CrawlerConfig>(
@@ -68,7 +68,7 @@ export function buildConfig(
     const field = FIELD_OF_KEY.get(st.key);
     if (field === undefined) {
       const where = st.section === undefined ? '' : ` in <${st.section}>`;
-      throw new ConfigError('CONF_UNKNOWN_KEY', at, `unknown key "${st.key}"${where}${didYouMean(st.key, FIELD_OF_KEY.keys())}`);
+      throw new ConfigError('conf-unknown-key', at, `unknown key "${st.key}"${where}${didYouMean(st.key, FIELD_OF_KEY.keys())}`);
     }
     const spec = KEYS[field];
     if (st.section !== undefined && st.section !== spec.section) {
@@ -77,7 +77,7 @@ export function buildConfig(
     const earlier = lineOf.get(field);
     if (earlier !== undefined) warnings.push(`${at}: ${spec.name} is set again (first on line ${earlier}); this value wins`);
     lineOf.set(field, st.line);
-    assign(config, field, readKey(field, st.value, (line) => place(file, line ?? st.line), 'CONF_BAD_VALUE'));
+    assign(config, field, readKey(field, st.value, (line) => place(file, line ?? st.line), 'conf-bad-value'));
   }
   for (const field of Object.keys(overrides) as (keyof CrawlerConfig)[]) {
     const value = overrides[field];
@@ -88,21 +88,21 @@ export function buildConfig(
   }
   if (config.maxDelayMs > 0 && config.minDelayMs > config.maxDelayMs) {
     throw new ConfigError(
-      'CONF_BAD_VALUE',
+      'conf-bad-value',
       place(file, lineOf.get('maxDelayMs') ?? lineOf.get('minDelayMs')),
       `min-delay (${config.minDelayMs} ms) is above max-delay (${config.maxDelayMs} ms)`,
     );
   }
   if (config.minIntervalHours > config.maxIntervalHours) {
     throw new ConfigError(
-      'CONF_BAD_VALUE',
+      'conf-bad-value',
       place(file, lineOf.get('maxIntervalHours') ?? lineOf.get('minIntervalHours')),
       `min-interval (${config.minIntervalHours} hours) is above max-interval (${config.maxIntervalHours} hours)`,
     );
   }
   if (config.startingPoints.length === 0 && config.inputFiles.length === 0 && !opts.canResume?.(config.repository)) {
     throw new ConfigError(
-      'CONF_NO_SEEDS',
+      'conf-no-seeds',
       place(file, lineOf.get('startingPoints')),
       'no starting points: set starting-points in <crawler-options> or pass --seed URL (or -i FILE)',
     );

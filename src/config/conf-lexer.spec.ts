@@ -56,7 +56,7 @@ describe('ConfLexer', () => {
     lx.next('statement');
     lx.next('statement');
     expect(() => lx.next('value')).toThrowError(
-      new ConfigError('CONF_SYNTAX', 'c.conf:2', 'unterminated string (opened here): expected " before the end of the line'),
+      new ConfigError('conf-syntax', 'c.conf:2', 'unterminated string (opened here): expected " before the end of the line'),
     );
   });
 

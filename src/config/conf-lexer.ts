@@ -142,6 +142,6 @@ export class ConfLexer {
 
   /** A syntax error at a line of this file. */
   error(line: number, detail: string): ConfigError {
-    return new ConfigError('CONF_SYNTAX', place(this.file, line), detail);
+    return new ConfigError('conf-syntax', place(this.file, line), detail);
   }
 }

@@ -1,27 +1,27 @@
 /**
- * Stable codes of configuration failures. `CONF_*` come from Crawler.conf (or reading it),
- * `ARG_*` from the command line, `ENV_*` from environment variables (HTTPS_PROXY...). Every one of them means the same thing to the caller:
+ * Stable codes of configuration failures, kebab-case like every failure code. `conf-*` come from Crawler.conf (or reading it),
+ * `arg-*` from the command line, `env-*` from environment variables (HTTPS_PROXY...). Every one of them means the same thing to the caller:
  * abort before any request is sent, exit status 2 (SPEC §2).
  */
 export type ConfigErrorCode =
-  | 'CONF_READ'
-  | 'CONF_SYNTAX'
-  | 'CONF_UNKNOWN_SECTION'
-  | 'CONF_UNKNOWN_KEY'
-  | 'CONF_BAD_VALUE'
-  | 'CONF_NO_SEEDS'
-  | 'ARG_UNKNOWN'
-  | 'ARG_MISSING'
-  | 'ARG_BAD_VALUE'
-  | 'ARG_EXTRA'
-  | 'ENV_BAD_VALUE';
+  | 'conf-read'
+  | 'conf-syntax'
+  | 'conf-unknown-section'
+  | 'conf-unknown-key'
+  | 'conf-bad-value'
+  | 'conf-no-seeds'
+  | 'arg-unknown'
+  | 'arg-missing'
+  | 'arg-bad-value'
+  | 'arg-extra'
+  | 'env-bad-value';
 
 /**
  * A bad configuration or command line. The message is `WHERE: DETAIL`, where WHERE is
  * `FILE:LINE`, `FILE` or a flag such as `--max-depth`, so it can be printed as it is.
  *
  * @example
- * new ConfigError('CONF_UNKNOWN_KEY', 'Crawler.conf:7', 'unknown key "max-pages-numbr" in <crawler-options>').message
+ * new ConfigError('conf-unknown-key', 'Crawler.conf:7', 'unknown key "max-pages-numbr" in <crawler-options>').message
  * //=> 'Crawler.conf:7: unknown key "max-pages-numbr" in <crawler-options>'
  */
 export class ConfigError extends Error {

@@ -71,7 +71,7 @@ describe('loadConfig', () => {
 
   it('refuses a missing file that was named, even with seeds', async () => {
     const err = loadConfig('nope.conf', { startingPoints: ['http://a.test/'] });
-    await expect(err).rejects.toMatchObject({ code: 'CONF_READ' });
+    await expect(err).rejects.toMatchObject({ code: 'conf-read' });
     await expect(err).rejects.toThrow(/^nope\.conf: cannot read: ENOENT: no such file or directory/);
   });
 

@@ -17,7 +17,7 @@ export const DEFAULT_CONF_PATH = 'Crawler.conf';
  * crawl), the defaults are used, with a warning saying so. A file
  * named explicitly must exist.
  *
- * @throws {ConfigError} `CONF_READ` when the file cannot be read, or any error of
+ * @throws {ConfigError} `conf-read` when the file cannot be read, or any error of
  *   {@link parseConf} and {@link buildConfig}.
  * @example
  * await loadConfig('Crawler.conf', { maxPageNumber: 10 })
@@ -43,7 +43,7 @@ export async function loadConfig(
       built.warnings.unshift(`${file}: not found; using the defaults and the command-line flags`);
       return built;
     }
-    throw new ConfigError('CONF_READ', file, `cannot read: ${e.message}`);
+    throw new ConfigError('conf-read', file, `cannot read: ${e.message}`);
   }
   return buildConfig(parseConf(text, file), file, overrides, opts);
 }

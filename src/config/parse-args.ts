@@ -81,7 +81,7 @@ const POSITIONALS: Record<RunCommand, readonly [number, number, string]> = {
  * `--flag=value`; a list key's flag may be repeated and each use adds one item. A value is
  * checked by the same key table as Crawler.conf, here, before anything else happens.
  *
- * @throws {ConfigError} `ARG_UNKNOWN`, `ARG_MISSING`, `ARG_BAD_VALUE` or `ARG_EXTRA`; the caller
+ * @throws {ConfigError} `arg-unknown`, `arg-missing`, `arg-bad-value` or `arg-extra`; the caller
  *   prints the message and exits with status 2.
  * @example
  * parseArgs(['crawl', 'my.conf', '--seed', 'http://a.test/', '--max-depth=3'])
@@ -93,7 +93,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   if (isVersion(first)) return bare('version');
   const command = COMMANDS.find((c) => c === first);
   if (command === undefined) {
-    throw new ConfigError('ARG_UNKNOWN', '', `unknown command "${first}" (expected ${orList(COMMANDS)}; see --help)`);
+    throw new ConfigError('arg-unknown', '', `unknown command "${first}" (expected ${orList(COMMANDS)}; see --help)`);
   }
   const positionals: string[] = [];
   const overrides: { [F in keyof CrawlerConfig]?: CrawlerConfig[F] } = {};
@@ -122,7 +122,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       if (eq >= 0) return arg.slice(eq + 1);
       const next = rest[i + 1];
       if (next === undefined || (next.startsWith('--') && next.length > 2)) {
-        throw new ConfigError('ARG_MISSING', flag, 'missing value');
+        throw new ConfigError('arg-missing', flag, 'missing value');
       }
       i++;
       return next;
@@ -135,17 +135,17 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     } else if (command === 'report') {
       throw unknownFlag(flag, command);
     } else if (name === 'watch' && command === 'crawl') {
-      if (eq >= 0) throw new ConfigError('ARG_BAD_VALUE', flag, 'takes no value');
+      if (eq >= 0) throw new ConfigError('arg-bad-value', flag, 'takes no value');
       watch = true;
     } else if (name === 'report' && (command === 'crawl' || command === 'demo')) {
-      if (eq >= 0) throw new ConfigError('ARG_BAD_VALUE', flag, 'takes no value');
+      if (eq >= 0) throw new ConfigError('arg-bad-value', flag, 'takes no value');
       report = true;
     } else {
       const field = FIELD_OF_KEY.get(FLAG_ALIASES.get(name) ?? name);
       if (field === undefined) throw unknownFlag(flag, command);
       // A true/false key's flag alone means true (`--insecure`), as curl's switches.
       const bareSwitch = KEYS[field].kind === 'boolean' && eq < 0 && !isBooleanWord(rest[i + 1] ?? '');
-      const read = readKey(field, { kind: 'scalar', text: bareSwitch ? 'true' : value(), line: 0 }, () => flag, 'ARG_BAD_VALUE');
+      const read = readKey(field, { kind: 'scalar', text: bareSwitch ? 'true' : value(), line: 0 }, () => flag, 'arg-bad-value');
       if (KEYS[field].kind !== 'list') Object.assign(overrides, { [field]: read });
       else lists.set(field, [...(lists.get(field) ?? []), ...(read as readonly unknown[])]);
     }
@@ -159,9 +159,9 @@ function placePositionals(
   args: readonly string[],
 ): Pick<ParsedArgs, 'confPath' | 'pipelinePath' | 'indexPath' | 'reportPath'> {
   const [min, max, synopsis] = POSITIONALS[command];
-  if (args.length < min) throw new ConfigError('ARG_MISSING', '', `usage: tarantula ${synopsis} (see --help)`);
+  if (args.length < min) throw new ConfigError('arg-missing', '', `usage: tarantula ${synopsis} (see --help)`);
   if (args.length > max) {
-    throw new ConfigError('ARG_EXTRA', '', `unexpected argument "${args[max]}" (usage: tarantula ${synopsis})`);
+    throw new ConfigError('arg-extra', '', `unexpected argument "${args[max]}" (usage: tarantula ${synopsis})`);
   }
   const none = { confPath: undefined, pipelinePath: undefined, indexPath: undefined, reportPath: undefined };
   if (command === 'run') return { ...none, pipelinePath: args[0], confPath: args[1] };
@@ -175,7 +175,7 @@ function readFlag<T>(flag: string, text: string, parse: ValueParser<T>): T {
   try {
     return parse({ kind: 'scalar', text, line: 0 }, flag.slice(2));
   } catch (err) {
-    if (err instanceof BadValue) throw new ConfigError('ARG_BAD_VALUE', flag, err.message);
+    if (err instanceof BadValue) throw new ConfigError('arg-bad-value', flag, err.message);
     throw err;
   }
 }
@@ -188,7 +188,7 @@ function unknownFlag(flag: string, command: RunCommand): ConfigError {
         ? []
         : [...FLAG_ALIASES.keys(), ...FIELD_OF_KEY.keys(), ...(command === 'crawl' ? ['watch', 'report'] : command === 'demo' ? ['report'] : [])];
   const hint = didYouMean(flag.replace(/^-+/, ''), names, '--');
-  return new ConfigError('ARG_UNKNOWN', flag, `unknown option for ${command}${hint}`);
+  return new ConfigError('arg-unknown', flag, `unknown option for ${command}${hint}`);
 }
 
 function bare(command: 'help' | 'version'): ParsedArgs {

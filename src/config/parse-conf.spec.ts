@@ -65,13 +65,13 @@ describe('parseConf', () => {
     ['something that is not a key', 'a = 1;\n= 2;', 'Crawler.conf:2: expected a key or a <section>, found "="'],
   ])('reports %s with its line', (_, src, message) => {
     const err = failure(src);
-    expect(err.code).toBe('CONF_SYNTAX');
+    expect(err.code).toBe('conf-syntax');
     expect(err.message).toBe(message);
   });
 
   it('reports an unknown section with the sections it knows', () => {
     const err = failure('<crawler-options>\nthreads = 1;\n<galaxy-options>\n');
-    expect(err.code).toBe('CONF_UNKNOWN_SECTION');
+    expect(err.code).toBe('conf-unknown-section');
     expect(err.message).toMatch(/^Crawler\.conf:3: unknown section <galaxy-options> \(expected <crawler-options>, .* or <distributed-options>\)$/);
   });
 });

@@ -28,7 +28,7 @@ export interface ConfStatement {
 /**
  * Reads the Crawler.conf format (SPEC §3) into statements, checking only the syntax and the
  * section names; what the keys mean is the key table's business. Throws a {@link ConfigError}
- * (`CONF_SYNTAX`, `CONF_UNKNOWN_SECTION`) whose message is `FILE:LINE: problem`.
+ * (`conf-syntax`, `conf-unknown-section`) whose message is `FILE:LINE: problem`.
  *
  * @example
  * parseConf('<logging>\nLog-Level = 1;\n', 'Crawler.conf')
@@ -49,7 +49,7 @@ export function parseConf(text: string, file: string): ConfStatement[] {
         const name = t.text.toLowerCase();
         if (!isSection(name)) {
           throw new ConfigError(
-            'CONF_UNKNOWN_SECTION',
+            'conf-unknown-section',
             place(file, t.line),
             `unknown section <${t.text}> (expected ${orList(SECTIONS.map((s) => `<${s}>`))})`,
           );

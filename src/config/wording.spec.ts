@@ -19,8 +19,8 @@ describe('wording', () => {
   it('builds messages as WHERE: DETAIL', () => {
     expect(place('c.conf', 3)).toBe('c.conf:3');
     expect(place('c.conf')).toBe('c.conf');
-    const err = new ConfigError('CONF_SYNTAX', 'c.conf:3', 'oops');
-    expect([err.message, err.code, err.name, err instanceof Error]).toEqual(['c.conf:3: oops', 'CONF_SYNTAX', 'ConfigError', true]);
-    expect(new ConfigError('ARG_MISSING', '', 'usage').message).toBe('usage');
+    const err = new ConfigError('conf-syntax', 'c.conf:3', 'oops');
+    expect([err.message, err.code, err.name, err instanceof Error]).toEqual(['c.conf:3: oops', 'conf-syntax', 'ConfigError', true]);
+    expect(new ConfigError('arg-missing', '', 'usage').message).toBe('usage');
   });
 });

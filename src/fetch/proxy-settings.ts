@@ -20,7 +20,7 @@ export interface ProxySettings {
  * name lower case first, then upper case; a bare `host:port` is http. `no_proxy` / `NO_PROXY`
  * apply in every case. Undefined when no proxy is set.
  *
- * @throws {ConfigError} `ENV_BAD_VALUE` for a variable that is no http(s) proxy URL.
+ * @throws {ConfigError} `env-bad-value` for a variable that is no http(s) proxy URL.
  *
  * @example
  * proxySettings(undefined, { HTTPS_PROXY: 'http://proxy:3128', NO_PROXY: '.internal' })
@@ -45,7 +45,7 @@ function proxyFromEnv(variable: string, text: string): string {
   try {
     return proxyUrlOf(text, variable);
   } catch (err) {
-    if (err instanceof BadValue) throw new ConfigError('ENV_BAD_VALUE', '', err.message);
+    if (err instanceof BadValue) throw new ConfigError('env-bad-value', '', err.message);
     throw err;
   }
 }

@@ -20,7 +20,7 @@ const ROOM_POLL_MS = 20;
  * Opens the input files of `-i FILE` (`-` is `stdin`) before anything is crawled, so that a missing
  * or unreadable file stops the crawl before its first request. Nothing is read yet.
  *
- * @throws {ConfigError} `CONF_READ` naming the file (exit status 2).
+ * @throws {ConfigError} `conf-read` naming the file (exit status 2).
  * @example
  * await openSeedInputs(['urls.txt', '-'], process.stdin) //=> [{ name: 'urls.txt', stream }, { name: 'stdin', stream: process.stdin }]
  */
@@ -33,11 +33,11 @@ export async function openSeedInputs(files: readonly string[], stdin: Readable):
         continue;
       }
       const handle = await open(file, 'r').catch((err: NodeJS.ErrnoException) => {
-        throw new ConfigError('CONF_READ', file, `cannot read the input file: ${err.message}`);
+        throw new ConfigError('conf-read', file, `cannot read the input file: ${err.message}`);
       });
       if ((await handle.stat()).isDirectory()) {
         await handle.close();
-        throw new ConfigError('CONF_READ', file, 'cannot read the input file: it is a directory');
+        throw new ConfigError('conf-read', file, 'cannot read the input file: it is a directory');
       }
       inputs.push({ name: file, stream: handle.createReadStream() });
     }
