@@ -219,7 +219,7 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
    * to the shared queue with their host.
    */
   settle(out: Outcome): void {
-    const again = out.kind === 'retry' || out.kind === 'requeue' || out.kind === 'unfinished';
+    const again = out.kind === 'retry' || out.kind === 'robots-fetched' || out.kind === 'unfinished';
     this.settled.set(out.req.url, out.kind === 'document' ? 'd' : again ? 'again' : 'x');
   }
 

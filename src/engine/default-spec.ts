@@ -155,7 +155,7 @@ export function defaultSpec(ctx: CrawlContext, seeds: Observable<Candidate> = se
     admit: defaultAdmit(ctx),
     unit: (release) => failSafe(defaultUnit(ctx, release)),
     links: linksOf,
-    requeue: (out) => (out.kind === 'retry' ? out.retry : out.kind === 'requeue' || out.kind === 'unfinished' ? { ...out.req, requeued: true } : undefined),
+    requeue: (out) => (out.kind === 'retry' ? out.retry : out.kind === 'robots-fetched' || out.kind === 'unfinished' ? { ...out.req, requeued: true } : undefined),
     frontier: ctx.frontier,
     concurrency: ctx.config.requestsInFlight,
     ...(max > 0 ? { mayStart: (active: number) => before + ctx.stats.documents + active < max } : {}),

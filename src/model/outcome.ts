@@ -69,7 +69,7 @@ export type Outcome =
    * Not done yet: its host's robots.txt was just fetched, and the request waits its turn (the politeness delay) again.
    * `links` are the host's sitemaps, found with its robots.txt.
    */
-  | { readonly kind: 'requeue'; readonly req: CrawlRequest; readonly links?: readonly Candidate[] }
+  | { readonly kind: 'robots-fetched'; readonly req: CrawlRequest; readonly links?: readonly Candidate[] }
   /**
    * Not an end: the crawl was stopped while the request was in flight (its fetch aborted). It goes
    * back to the frontier and stays pending in the journal, so the next run fetches it (SPEC §1).
@@ -100,4 +100,4 @@ export const isOutcome = (value: UnitValue): value is Outcome => 'kind' in value
 
 /** The links an outcome feeds back into the frontier. */
 export const linksOf = (out: Outcome): readonly Candidate[] =>
-  out.kind === 'document' || out.kind === 'redirect' || out.kind === 'sitemap' ? out.links : out.kind === 'requeue' || out.kind === 'skipped' ? (out.links ?? []) : [];
+  out.kind === 'document' || out.kind === 'redirect' || out.kind === 'sitemap' ? out.links : out.kind === 'robots-fetched' || out.kind === 'skipped' ? (out.links ?? []) : [];

@@ -24,7 +24,7 @@ function setup(status: number, body = '', headers: Record<string, string> = {}, 
 describe('obeyRobots', () => {
   it('puts the request back after fetching robots.txt, then lets it through, and skips a disallowed one as robots', async () => {
     const { run, fetches } = setup(200, 'User-agent: tarantula\nDisallow: /private/\n');
-    expect(await run(req('/public'))).toEqual({ kind: 'requeue', req: req('/public') });
+    expect(await run(req('/public'))).toEqual({ kind: 'robots-fetched', req: req('/public') });
     expect(await run(req('/public'))).toEqual(req('/public'));
     expect(await run(req('/private/x'))).toMatchObject({ kind: 'skipped', reason: 'robots' });
     expect(fetches()).toBe(1);
@@ -57,7 +57,7 @@ describe('obeyRobots', () => {
 
   it('honours a Crawl-delay within max-crawl-delay as the host’s politeness delay', async () => {
     const { run, politeness } = setup(200, 'User-agent: *\nCrawl-delay: 1.5\n');
-    expect(await run(req('/'))).toEqual({ kind: 'requeue', req: req('/') });
+    expect(await run(req('/'))).toEqual({ kind: 'robots-fetched', req: req('/') });
     expect(politeness.delayMs('a.test')).toBe(1500);
   });
 });

@@ -32,7 +32,7 @@ export interface ObeyRobotsOptions {
  *
  * @example
  * of(req).pipe(obeyRobots({ robots, politeness, userAgent: 'tarantula/1', maxRetries: 2, maxCrawlDelayMs: 60_000 }))
- * //=> req, { kind: 'requeue', req } after fetching robots.txt, or { kind: 'skipped', reason: 'robots' }
+ * //=> req, { kind: 'robots-fetched', req } after fetching robots.txt, or { kind: 'skipped', reason: 'robots' }
  */
 export function obeyRobots(opts: ObeyRobotsOptions): OperatorFunction<CrawlRequest | Outcome, CrawlRequest | Outcome> {
   return passOutcomes((req: CrawlRequest): CrawlRequest | Outcome | Promise<Outcome> => {
@@ -44,7 +44,7 @@ export function obeyRobots(opts: ObeyRobotsOptions): OperatorFunction<CrawlReque
       if (v.state === 'unavailable' && opts.signal?.aborted) return { kind: 'unfinished', req };
       const verdict = judge(req, origin, v, opts);
       const links = opts.sitemaps && v.state === 'ready' ? sitemapsOf(req, origin, v.rules.sitemaps) : undefined;
-      if (verdict === undefined) return { kind: 'requeue', req, ...(links ? { links } : {}) };
+      if (verdict === undefined) return { kind: 'robots-fetched', req, ...(links ? { links } : {}) };
       return links && verdict.kind === 'skipped' ? { ...verdict, links } : verdict;
     });
   });
