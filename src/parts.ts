@@ -45,7 +45,6 @@ export { WarcArchive, archiveOf, type WarcArchiveOptions } from './archive/warc-
 export { inputSeeds, openSeedInputs, type InputSeedOptions, type SeedInput } from './input/input-seeds.js';
 export { seedLine, type SeedLine } from './input/seed-line.js';
 export { EXIT } from './app/exit-status.js';
-export { commandLine } from './app/run-crawl.js';
 
 export { LinkGraphBuilder, type LinkGraph } from './pagerank/link-graph.js';
 export { pagerank, type PagerankOptions, type PagerankResult } from './pagerank/pagerank.js';
