@@ -64,7 +64,7 @@ function validatorsOf(ctx: CrawlContext): ((req: CrawlRequest) => Validators | u
 }
 
 /** The WARC hook of the fetch: a 304 refers back to the capture of the last crawl. */
-function archiveOf(ctx: CrawlContext): ((req: CrawlRequest, res: FetchResponse) => Promise<void>) | undefined {
+function archiveHook(ctx: CrawlContext): ((req: CrawlRequest, res: FetchResponse) => Promise<void>) | undefined {
   const archive = ctx.fetcher.archive;
   if (archive === undefined) return undefined;
   return (req, res) => {
@@ -117,7 +117,7 @@ export function defaultUnit(ctx: CrawlContext, release?: Release): OperatorFunct
     fetchPage({
       ...options, politeness, maxRetries: c.maxRetries, maxRedirects: c.maxRedirects, validatorsOf: validatorsOf(ctx),
       ...(release ? { fetched: release } : {}),
-      archive: archiveOf(ctx),
+      archive: archiveHook(ctx),
     }),
     readSitemaps(),
     reuseStored(ctx.state.known, docs.store),
