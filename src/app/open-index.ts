@@ -38,7 +38,12 @@ export async function openIndex(
     writers.push(await IndexWriter.open(writing, { format: 'seed' }));
     if (!opts.shared && config.indexFile !== undefined && config.indexFile !== '-') writers.push(await IndexWriter.open(config.indexFile, { format: config.indexFormat }));
     const files = [...writers];
-    await state.replay((rec) => files.forEach((w) => w.write(rec)), remember);
+    // The in-links the interrupted run had counted, from the links of its documents (as admission counts them: not a copy's).
+    const countLinks = ctx.admission.priority.levels > 1;
+    await state.replay((rec) => files.forEach((w) => w.write(rec)), (rec) => {
+      remember(rec);
+      if (countLinks && rec.duplicateOf === null && !(rec.nearDuplicateOf != null && config.skipNearDuplicates)) for (const link of rec.links) ctx.admission.inLinks.add(link.url);
+    });
     if (!opts.shared && config.indexFile === '-') writers.push(await IndexWriter.open(opts.stdout, { format: config.indexFormat, onBrokenPipe: opts.onBrokenPipe }));
     const notDue = !ctx.schedule.adaptive ? 0 : state.carryOver((rec) => !ctx.schedule.isDue(rec), ({ record, indexed }) => {
       if (indexed) writers.forEach((w) => w.write(record));

@@ -4,15 +4,18 @@ import type { JournalWriter } from '../state/journal-writer.js';
 
 /**
  * Writes every admitted URL to the crawl journal, so that a killed crawl resumes with its frontier
- * and seen-set intact. The last admission stage.
+ * and seen-set intact, and the new level of a pending URL that later links moved up. The last admission stage.
  *
  * @example
  * pipe(normalizeLinks(report), ..., dedup(seen, report), journalAdmissions(journal))
  */
 export function journalAdmissions(journal: JournalWriter): MonoTypeOperatorFunction<CrawlRequest> {
   return tap((req) => {
-    // A URL found again by depth-first is pending in the journal already.
-    if (req.again) return;
+    // A URL found again is pending in the journal already; only a higher level is news (level 1 is where every URL starts).
+    if (req.again) {
+      if (req.level !== undefined && req.level > 1) journal.append(['l', req.url, req.level]);
+      return;
+    }
     const sitemap = req.sitemap !== undefined || req.sitemapLastmod !== undefined ? { sitemap: req.sitemap, lastmod: req.sitemapLastmod } : null;
     if (req.level !== undefined) journal.append(['a', req.url, req.depth, req.originalUrl, req.redirects, sitemap, req.level]);
     else journal.append(['a', req.url, req.depth, req.originalUrl, req.redirects, ...(sitemap ? [sitemap] : [])]);

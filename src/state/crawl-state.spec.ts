@@ -54,6 +54,20 @@ describe('openCrawlState', () => {
     await state.journal.close();
   });
 
+  it('resumes a pending URL at the highest level later links moved it to, and ignores a level line of an ended one', async () => {
+    const first = await openCrawlState(repo, fingerprintSet());
+    first.journal.append(['a', 'http://h/a', 1, 'a', 0, null, 1]);
+    first.journal.append(['a', 'http://h/b', 1, 'b', 0, null, 1]);
+    first.journal.append(['l', 'http://h/a', 3]);
+    first.journal.append(['l', 'http://h/a', 2]);
+    first.journal.append(['l', 'http://h/b', 4]);
+    first.journal.append(['x', 'http://h/b', 'failed']);
+    await first.journal.close();
+    const state = await openCrawlState(repo, fingerprintSet());
+    expect(state.pending).toEqual([expect.objectContaining({ url: 'http://h/a', level: 3 })]);
+    await state.journal.close();
+  });
+
   it('turns a completed crawl into the known pages of a recrawl, with a fresh journal', async () => {
     const first = await openCrawlState(repo, fingerprintSet());
     first.journal.append(['a', 'http://h/', 0, 'http://h/', 0]);

@@ -104,9 +104,12 @@ export async function openCrawlState(repository: string, seen: SeenSet, started?
         url, host, depth, originalUrl, redirects, attempt: 0,
         ...(sitemap?.sitemap !== undefined ? { sitemap: sitemap.sitemap } : {}),
         ...(sitemap?.lastmod !== undefined ? { sitemapLastmod: sitemap.lastmod } : {}),
-        // It resumes at the level it was admitted with (a promotion by later links is not journaled).
         ...(level !== undefined ? { level } : {}),
       });
+    } else if (e[0] === 'l') {
+      // Moved up by later links while it waited: it resumes at its highest level.
+      const req = pending.get(e[1]);
+      if (req !== undefined && e[2] > (req.level ?? 1)) pending.set(e[1], { ...req, level: e[2] });
     } else if (e[0] === 'd' || e[0] === 'x' || e[0] === 'r') {
       pending.delete(e[1]);
       started?.add(e[1]);

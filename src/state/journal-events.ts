@@ -19,6 +19,8 @@ export type JournalEvent =
   | readonly ['x', url: string, kind: 'failed' | 'skipped']
   /** A redirect, with what its target inherits, so a resume can admit the target if that was lost. */
   | readonly ['r', url: string, location: string, depth: number, originalUrl: string, redirects: number]
+  /** A pending URL found again moved up to a higher priority level: a resume queues it there. */
+  | readonly ['l', url: string, level: number]
   /** A seed read from an input file widened the scope: a resume or a recrawl widens it again. */
   | readonly ['s', seed: string]
   /** The crawl completed: the next run into this repository is a recrawl. */
