@@ -5,7 +5,7 @@ import type { JournalWriter } from '../state/journal-writer.js';
 /**
  * Writes how each request ended to the crawl journal: documents with their record (what the index
  * is rebuilt from on resume, and what a recrawl revalidates), redirects with their target, failures
- * and skips. Retries are not ends: the URL is still pending.
+ * skips, and sitemaps read. Retries are not ends: the URL is still pending.
  *
  * @example
  * crawl(spec).pipe(journalOutcomes(state.journal), writeIndex(writers)).subscribe();
@@ -22,6 +22,7 @@ export function journalOutcomes(journal: JournalWriter): MonoTypeOperatorFunctio
         break;
       case 'failed':
       case 'skipped':
+      case 'sitemap':
         journal.append(['x', r.url, out.kind]);
         break;
     }

@@ -68,6 +68,24 @@ describe('openCrawlState', () => {
     await state.journal.close();
   });
 
+  it('counts a sitemap read as done, but reads again one among the last writes, whose URLs a kill may have lost', async () => {
+    const first = await openCrawlState(repo, fingerprintSet());
+    first.journal.append(['a', 'http://h/sitemap.xml', 0, 'http://h/sitemap.xml', 0, { sitemap: 0 }]);
+    first.journal.append(['x', 'http://h/sitemap.xml', 'sitemap']);
+    for (let i = 0; i < 1100; i++) {
+      first.journal.append(['a', `http://h/${i}`, 1, `/${i}`, 0]);
+      first.journal.append(['x', `http://h/${i}`, 'failed']);
+    }
+    first.journal.append(['a', 'http://g/sitemap.xml', 0, 'http://g/sitemap.xml', 0, { sitemap: 0 }]);
+    first.journal.append(['x', 'http://g/sitemap.xml', 'sitemap']);
+    await first.journal.close();
+    const started = fingerprintSet();
+    const state = await openCrawlState(repo, fingerprintSet(), started);
+    expect(state.pending).toEqual([expect.objectContaining({ url: 'http://g/sitemap.xml', sitemap: 0 })]);
+    expect([started.has('http://h/sitemap.xml'), started.has('http://g/sitemap.xml')]).toEqual([true, false]);
+    await state.journal.close();
+  });
+
   it('turns a completed crawl into the known pages of a recrawl, with a fresh journal', async () => {
     const first = await openCrawlState(repo, fingerprintSet());
     first.journal.append(['a', 'http://h/', 0, 'http://h/', 0]);

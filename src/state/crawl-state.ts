@@ -91,6 +91,9 @@ export async function openCrawlState(repository: string, seen: SeenSet, started?
   let documents = 0;
   let resumed = false;
   const scopeSeeds = new Set<string>();
+  let ends = 0;
+  // Sitemaps read, by their end's number: one of the last RELINK_TAIL may have lost its URLs' admission lines.
+  const sitemapsRead = new Map<string, { readonly req: CrawlRequest; readonly end: number }>();
   for await (const e of readJournal(journalPath)) {
     resumed = true;
     if (e[0] === 's') scopeSeeds.add(e[1]);
@@ -111,10 +114,18 @@ export async function openCrawlState(repository: string, seen: SeenSet, started?
       const req = pending.get(e[1]);
       if (req !== undefined && e[2] > (req.level ?? 1)) pending.set(e[1], { ...req, level: e[2] });
     } else if (e[0] === 'd' || e[0] === 'x' || e[0] === 'r') {
+      const req = pending.get(e[1]);
       pending.delete(e[1]);
-      started?.add(e[1]);
+      ends++;
+      if (e[0] === 'x' && e[2] === 'sitemap' && req !== undefined) sitemapsRead.set(e[1], { req, end: ends });
+      else started?.add(e[1]);
       if (e[0] === 'd' && e[5] !== true) documents++;
     }
+  }
+  // Only the last writes can have been lost (as for the relinks below): a sitemap read among them is read again.
+  for (const [url, { req, end }] of sitemapsRead) {
+    if (end > ends - RELINK_TAIL) pending.set(url, req);
+    else started?.add(url);
   }
 
   const journal = await JournalWriter.open(journalPath);

@@ -15,8 +15,8 @@ export type JournalEvent =
    * Content-Type: both are still read. `carried`: not requested, kept from the last crawl because it was not due (adaptive recrawl).
    */
   | readonly ['d', url: string, record: IndexRecord | null, contentType: string | null, indexed?: boolean, carried?: boolean]
-  /** A request ended without a document: a failure or a skip. */
-  | readonly ['x', url: string, kind: 'failed' | 'skipped']
+  /** A request ended without a document: a failure, a skip, or a sitemap read (its URLs are the admission lines after it). */
+  | readonly ['x', url: string, kind: 'failed' | 'skipped' | 'sitemap']
   /** A redirect, with what its target inherits, so a resume can admit the target if that was lost. */
   | readonly ['r', url: string, location: string, depth: number, originalUrl: string, redirects: number]
   /** A pending URL found again moved up to a higher priority level: a resume queues it there. */
