@@ -75,3 +75,54 @@ describe('near-duplicates in a crawl', () => {
     expect(pages.has('/other.html')).toBe(true);
   });
 });
+
+/**
+ * A crawl stopped by SIGINT between the two dated pages, then resumed: the resumed run knows the
+ * first page's SimHash from the journal, so the second is still its near-duplicate.
+ */
+describe('near-duplicates across a resume', () => {
+  let server: FixtureServer;
+  let dir: string;
+  let remove: () => Promise<void>;
+  let stopAtRedated: (() => void) | undefined;
+
+  beforeAll(async () => {
+    ({ dir, remove } = await tempDir());
+    const web = join(dir, 'web');
+    const page = async (name: string, fixture: string) =>
+      writePage(web, HOST, name, (await readFile(join(FIXTURES, fixture), 'utf8')).replace(/\shref="[^"]*"/g, ''));
+    await writePage(web, HOST, 'index.html', '<a href="dated.html">dated</a> <a href="redated.html">redated</a>');
+    await page('dated.html', 'date-a.html');
+    await page('redated.html', 'date-b.html');
+    server = await startFixtureServer({
+      root: web,
+      hooks: {
+        // While a test waits to stop the crawl there, /redated.html is never answered: the crawl is stopped with it in flight.
+        handle: (_req, _res, at) => {
+          if (at.path !== '/redated.html' || stopAtRedated === undefined) return false;
+          stopAtRedated();
+          return true;
+        },
+      },
+    });
+  });
+  afterAll(async () => {
+    await server.close();
+    await remove();
+  });
+
+  it('finds the near-duplicate of a page the interrupted run fetched', async () => {
+    const repo = join(dir, 'repo');
+    const args = ['crawl', '--seed', `http://${HOST}:${server.port}/`, ...resolveFlags([HOST], server.port), '--repository', repo, '--threads', '1', '--priority-levels', '1',
+      '--sitemaps', 'false', '--delay-factor', '0', '--min-delay', '0', '--max-delay', '0', '--log-level', '0', '--index', '-', '--format', 'jsonl'];
+    const first = await runCli(args, { cwd: dir, onSpawn: (child) => (stopAtRedated = () => child.kill('SIGINT')) });
+    stopAtRedated = undefined;
+    expect(first.code, first.stderr).toBe(130);
+    expect(parseJsonl(first.stdout).map((r) => new URL(String(r.url)).pathname)).toEqual(['/', '/dated.html']);
+    const second = await runCli(args, { cwd: dir });
+    expect(second.code, second.stderr).toBe(0);
+    const records = parseJsonl(second.stdout);
+    expect(records.map((r) => new URL(String(r.url)).pathname)).toEqual(['/redated.html']);
+    expect(records[0]).toMatchObject({ nearDuplicateOf: `http://${HOST}:${server.port}/dated.html` });
+  });
+});
