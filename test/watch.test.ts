@@ -52,4 +52,31 @@ describe('tarantula crawl --watch', () => {
     const index = await readFile(join(dir, 'repo', 'index.txt'), 'utf8');
     expect(index.split('\n').filter((l) => l !== '' && !l.startsWith('\t'))).toHaveLength(5);
   }, 60_000);
+
+  it('with recrawl-policy adaptive, wakes when the first page is due, not after the period', async () => {
+    const mine = () => server.requests.filter((r) => !r.path.endsWith('robots.txt') && r.headers['user-agent'] === 'adaptive-watch');
+    // The period stays at its 72 hours: only the pages' own intervals (3.6 s here) can bring the second crawl.
+    const run = await runCli(
+      ['crawl', '--watch', '--recrawl-policy', 'adaptive', '--min-interval', '0.001', '--max-interval', '0.001', '--user-agent', 'adaptive-watch',
+        '--seed', `http://${HOST}:${server.port}/p0.html`, ...resolveFlags([HOST], server.port),
+        '--repository', join(dir, 'adaptive'), '--delay-factor', '0', '--min-delay', '0', '--max-delay', '0', '--log-level', '0', '--sitemaps', 'false'],
+      {
+        cwd: dir,
+        onSpawn: (child) => {
+          const poll = setInterval(() => {
+            if (mine().length >= 10) {
+              clearInterval(poll);
+              child.kill('SIGINT');
+            }
+          }, 20);
+          child.on('exit', () => clearInterval(poll));
+        },
+      },
+    );
+    expect(run.code, run.stderr).toBe(130);
+    const second = mine().slice(5, 10);
+    expect(second.every((r) => r.headers['if-none-match'] !== undefined)).toBe(true);
+    // Woken by the first page due: its interval after the first crawl is min-interval, 3.6 s.
+    expect(second[0]!.start - mine()[0]!.start).toBeGreaterThanOrEqual(3_500);
+  }, 60_000);
 });
