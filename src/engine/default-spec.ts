@@ -1,4 +1,4 @@
-import { catchError, concat, from, identity, map, mergeMap, of, pipe, type Observable, type OperatorFunction } from 'rxjs';
+import { catchError, concat, from, identity, mergeMap, of, pipe, type Observable, type OperatorFunction } from 'rxjs';
 import type { Candidate, CrawlRequest } from '../model/crawl-request.js';
 import { countInLinks } from '../stages/count-in-links.js';
 import { dedup } from '../stages/dedup.js';
