@@ -68,6 +68,7 @@ export class WarcArchive {
       worker.on('message', (message: FromWriter) => {
         if (message.type === 'ready') {
           for (const [digest, first] of message.known) archive.payloads.set(digest, first);
+          archive.hold();
           resolve(archive);
         } else if (message.type === 'unopened') reject(new Error(message.message));
         else if (message.type === 'written') archive.written(message.ids, message.failed);
@@ -117,6 +118,7 @@ export class WarcArchive {
       ? Promise.resolve()
       : new Promise<void>((resolve, reject) => {
           this.closing = (err) => (err ? reject(err) : resolve());
+          this.hold();
           this.post();
           this.worker.postMessage({ type: 'close' } satisfies ToWriter);
         });
@@ -126,6 +128,7 @@ export class WarcArchive {
   private send(job: ExchangeJob, body: Buffer | undefined): Promise<void> {
     return new Promise((done, fail) => {
       this.waiting.set(job.id, { done, fail });
+      if (this.waiting.size === 1) this.hold();
       if (this.outbox.length === 0) setImmediate(() => this.post());
       this.outbox.push({ job, body });
     });
@@ -158,19 +161,25 @@ export class WarcArchive {
       this.waiting.delete(id);
     }
     for (const [id, message] of failed) this.fail(new Error(message), id);
+    this.hold();
   }
 
-  /** Fails one waiting record, or (no id) every one and every later one. */
+  /**
+   * The archive's thread keeps the process alive only while it has work to finish: records to write
+   * or the files to close. Idle, it must not hold the exit of a run that fails before closing it.
+   */
+  private hold(): void {
+    if (this.waiting.size > 0 || this.closing) this.worker.ref();
+    else this.worker.unref();
+  }
+
+  /** Fails one waiting record, or (no id) every one; every later one fails too. */
   private fail(err: Error, id?: number): void {
-    if (id !== undefined) {
-      this.failure ??= err;
-      this.waiting.get(id)?.fail(err);
-      this.waiting.delete(id);
-      return;
-    }
     this.failure ??= err;
-    for (const { fail } of this.waiting.values()) fail(this.failure);
-    this.waiting.clear();
+    for (const [key, { fail }] of this.waiting) if (id === undefined || key === id) fail(id === undefined ? this.failure : err);
+    if (id === undefined) this.waiting.clear();
+    else this.waiting.delete(id);
+    this.hold();
   }
 
   private revisitOf(response: FetchResponse, digest: string, previous: Original | undefined): Revisit | undefined {
