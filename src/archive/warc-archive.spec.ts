@@ -25,7 +25,7 @@ describe('WarcArchive', () => {
     const addresses = new Map([['a.test:80', '127.0.0.1']]);
     const archive = await WarcArchive.open({ path: join(dir, 'c'), maxSize: 0, info: { software: 'test' }, addresses });
     const small = Buffer.from('<title>small</title>');
-    // Above the size whose records are made on the calling thread.
+    // Past 1 MiB a record is deflated as a stream rather than joined first (gzip-member.ts).
     const large = Buffer.alloc(3 << 20, 'large body ');
     await Promise.all([
       archive.record('http://a.test/small', response('/small', small)),

@@ -1,4 +1,3 @@
-import { writeSync, writevSync } from 'node:fs';
 import { mkdir, open, readdir, readFile, stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { parseCdxjLine, type CdxjSummary } from './cdxj.js';
@@ -105,8 +104,6 @@ export class WarcSeries {
   }
 
   private async drain(): Promise<void> {
-    // Exchanges whose records are made in the same turn of the event loop (one message's worth) go out in one write.
-    await new Promise(setImmediate);
     while (this.queue.length > 0) {
       const batch = this.queue;
       this.queue = [];
@@ -131,7 +128,7 @@ export class WarcSeries {
     for (const { members: records, lines: lineOf } of exchanges) {
       const total = records.reduce((n, m) => n + m.length, 0);
       if (this.opts.maxSize > 0 && at > this.headSize && at + total > this.opts.maxSize) {
-        this.flush(members, lines, at);
+        await this.flush(members, lines, at);
         await this.roll();
         [members, lines, at] = [[], '', this.size];
       }
@@ -143,20 +140,16 @@ export class WarcSeries {
       }
       lines += lineOf(basename(warcPath(this.opts.base, this.index)), offsets);
     }
-    this.flush(members, lines, at);
+    await this.flush(members, lines, at);
   }
 
-  /**
-   * The WARC bytes first, then the CDXJ lines that point at them. Synchronous: the series is written
-   * on the archive's own thread (archive-worker.ts), where nothing else waits on the call, and a
-   * thread-pool round trip for each of the two writes cost that thread more than the writes.
-   */
-  private flush(members: Buffer[], lines: string, end: number): void {
+  /** The WARC bytes first, then the CDXJ lines that point at them. */
+  private async flush(members: Buffer[], lines: string, end: number): Promise<void> {
     if (members.length === 0) return;
-    writevSync(this.warc.fd, members, this.size);
+    await this.warc.writev(members, this.size);
     this.size = end;
     const text = Buffer.from(lines);
-    writeSync(this.cdxj.fd, text, 0, text.length, this.cdxjSize);
+    await this.cdxj.write(text, 0, text.length, this.cdxjSize);
     this.cdxjSize += text.length;
   }
 
