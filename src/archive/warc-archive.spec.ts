@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkWarc, sha1Base32, warcFiles } from '../../test/support/warc-files.js';
-import type { FetchResponse } from '../fetch/fetch-document.js';
+import type { FetchResponse } from '../model/fetch-response.js';
 import { WarcArchive } from './warc-archive.js';
 
 let dir: string;
