@@ -36,6 +36,18 @@ describe('FrontQueues', () => {
     expect(q.popFront()!.req.url).toBe('d');
   });
 
+  it('takes over a queue of one level as that level, and adds the others beside it', () => {
+    const first = new ObjectQueue<Req>();
+    first.pushBack(req('a', 2), 0);
+    first.pushBack(req('b', 2), 1);
+    const q = new FrontQueues<Req>(4, (r) => r.level, () => new ObjectQueue(), 'h', { queue: first, level: 1 });
+    q.pushBack(req('c', 1), 2);
+    q.pushBack(req('d', 2), 3);
+    expect(q.size).toBe(4);
+    // Weights 2 and 1: level 2 twice for level 1's once, and level 2 in the order it came (a, b, then d).
+    expect(Array.from({ length: 4 }, () => q.popFront()!.req.url)).toEqual(['a', 'c', 'b', 'd']);
+  });
+
   it('inside the frontier: with one level the order is the plain FIFO; with two, a higher level goes first', () => {
     const politeness = { delayMs: () => 0 };
     const order = (levels: number) => {

@@ -33,7 +33,19 @@ export class FrontQueues<R> implements BackQueue<R> {
     /** Makes one level's queue for the host `name`: shared by every host of a frontier. */
     private readonly make: (name: string) => BackQueue<R>,
     private readonly name: string,
-  ) {}
+    /** The host's queue so far, all of one level (0-based): it becomes that level's queue. */
+    first?: { readonly queue: BackQueue<R>; readonly level: number },
+  ) {
+    if (first === undefined) return;
+    this.only = first.queue;
+    this.onlyLevel = first.level;
+    this.size = first.queue.size;
+  }
+
+  /** The 0-based level of `req`: its prioritizer's level clamped to 1..K. */
+  static levelIndex(levels: number, level: number): number {
+    return Math.min(levels, Math.max(1, level)) - 1;
+  }
 
   /** Queues a request at the back of its level. */
   pushBack(req: R, seq: number): void {
@@ -117,7 +129,7 @@ export class FrontQueues<R> implements BackQueue<R> {
   }
 
   private queueFor(req: R): BackQueue<R> {
-    const at = Math.min(this.levels, Math.max(1, this.levelOf(req))) - 1;
+    const at = FrontQueues.levelIndex(this.levels, this.levelOf(req));
     if (this.queues === undefined) {
       if (this.only === undefined || this.only.size === 0) {
         if (this.only === undefined || this.onlyLevel !== at) this.only = this.make(this.name);

@@ -48,10 +48,10 @@ export function extractHtml(html: string, options: ExtractOptions = {}): HtmlExt
   const page = new LinkCollector(options);
   const stack: string[] = []; // open elements, the current one last
   const close = (): void => page.closed(stack.pop()!);
-  const words = options.simhash ? new SimHasher() : undefined;
+  const words = options.simhash ? new SimHasher(options.simhashSeed) : undefined;
   scanHtml(html, {
     startTag(name, attrs, selfClosing, foreign) {
-      if (words !== undefined && !INLINE.has(name)) words.boundary();
+      if (words?.inWord === true && !INLINE.has(name)) words.boundary();
       const implied = IMPLIED_END.get(name);
       if (implied !== undefined) while (stack.length > 0 && implied.has(stack[stack.length - 1]!)) close();
       page.opened(name, attrs);
@@ -61,7 +61,7 @@ export function extractHtml(html: string, options: ExtractOptions = {}): HtmlExt
       else stack.push(name);
     },
     endTag(name) {
-      if (words !== undefined && !INLINE.has(name)) words.boundary();
+      if (words?.inWord === true && !INLINE.has(name)) words.boundary();
       if (VOID.has(name)) {
         if (name === 'br') page.opened('br', NO_ATTRIBUTES); // `</br>` is a line break, as browsers read it
         return;
@@ -71,16 +71,11 @@ export function extractHtml(html: string, options: ExtractOptions = {}): HtmlExt
       else if (name === 'p') page.opened('p', NO_ATTRIBUTES); // a stray `</p>` is an empty paragraph
     },
     text(from, to, decode) {
-      const visible = words !== undefined && page.visible;
-      if (!page.wantsText) {
-        // Most text is neither title nor anchor: hashed in place.
-        if (visible) words.text(html, from, to);
-        return;
-      }
+      // Hashed in place, anchor and title text too: the hasher reads references as separators, decoded or not.
+      if (words !== undefined && page.visible) words.text(html, from, to);
+      if (!page.wantsText) return;
       const raw = html.slice(from, to);
-      const text = decode && raw.includes('&') ? decodeHTML(raw) : raw;
-      if (visible) words.text(text, 0, text.length);
-      page.text(text);
+      page.text(decode && raw.includes('&') ? decodeHTML(raw) : raw);
     },
   });
   while (stack.length > 0) close();

@@ -35,6 +35,8 @@ export interface ExtractOptions {
   readonly agent?: string;
   /** Also compute the SimHash of the visible text (near-duplicate detection). */
   readonly simhash?: boolean;
+  /** Which hash of the SimHash's family (the `SimHasher`'s seed): 0, the default, is the one stored. */
+  readonly simhashSeed?: number;
 }
 
 interface MutableLink {

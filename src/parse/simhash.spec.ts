@@ -9,7 +9,8 @@ const DIR = join(import.meta.dirname, '../../fixtures/near-duplicates');
 const BITS = 3; // near-duplicate-bits' default
 interface Pair { readonly a: string; readonly b: string; readonly near: boolean; readonly what: string }
 const pairs = JSON.parse(readFileSync(join(DIR, 'pairs.json'), 'utf8')) as Pair[];
-const simhashOf = (file: string): string => extractHtml(readFileSync(join(DIR, file), 'utf8'), { simhash: true }).simhash!;
+const simhashOf = (file: string, seed = 0): string => extractHtml(readFileSync(join(DIR, file), 'utf8'), { simhash: true, simhashSeed: seed }).simhash!;
+const SEEDS = Array.from({ length: 64 }, (_, i) => i + 1);
 const hashOf = (text: string): string => extractHtml(text, { simhash: true }).simhash!;
 
 describe('SimHash of the visible text', () => {
@@ -22,6 +23,14 @@ describe('SimHash of the visible text', () => {
     expect(hashOf('<p>The quick brown fox &amp; the lazy dog</p>')).toBe(hashOf('<p>The quick brown fox & the lazy dog</p>'));
     expect(hashOf('<p>The QUICK brown fox</p>')).toBe(hashOf('<p>the quick brown fox</p>'));
     expect(extractHtml(text).simhash).toBeUndefined();
+  });
+
+  it('reads every run of digits as one placeholder, and folds case beyond ASCII', () => {
+    expect(hashOf('<p>Generated 30 November 2026 at 08:14:03, build 4812, 1,204 views</p>')).toBe(hashOf('<p>Generated 1 November 2025 at 9:02:51, build 4830, 1,377 views</p>'));
+    expect(hashOf('<p>Release 15 notes for the server</p>')).not.toBe(hashOf('<p>Release notes for the server</p>'));
+    expect(hashOf('<p>v15 notes for the server</p>')).not.toBe(hashOf('<p>v notes for the server</p>'));
+    expect(hashOf('<p>ÉCOLE ÜBER ΣΟΦΙΑ</p>')).toBe(hashOf('<p>école über σοφια</p>'));
+    expect(hashOf('<p>20<b>26</b> was a year</p>')).toBe(hashOf('<p>7 was a year</p>'));
   });
 
   it('separates words at block tags but not inside inline ones', () => {
@@ -43,20 +52,27 @@ describe('SimHash of the visible text', () => {
   it(`finds the near-duplicate pairs of fixtures/near-duplicates within ${BITS} bits and no distinct pair (precision and recall printed)`, () => {
     const rows = pairs.map((p) => {
       const distance = hammingDistance(simhashOf(p.a), simhashOf(p.b));
-      return { ...p, distance, found: distance <= BITS };
+      // One hash's distance is the pages' own distance plus the luck of its 64 hyperplanes: the
+      // mean over many seeds of the family shows the first, and how often each pair is found.
+      const bySeed = SEEDS.map((seed) => hammingDistance(simhashOf(p.a, seed), simhashOf(p.b, seed)));
+      const mean = bySeed.reduce((sum, d) => sum + d, 0) / SEEDS.length;
+      return { ...p, distance, found: distance <= BITS, mean, foundShare: bySeed.filter((d) => d <= BITS).length / SEEDS.length, nearest: Math.min(...bySeed) };
     });
-    const truePositives = rows.filter((r) => r.near && r.found).length;
+    const near = rows.filter((r) => r.near), distinct = rows.filter((r) => !r.near);
+    const truePositives = near.filter((r) => r.found).length;
     const precision = truePositives / rows.filter((r) => r.found).length;
-    const recall = truePositives / rows.filter((r) => r.near).length;
-    const lines = rows.map((r) => `${String(r.distance).padStart(3)}  ${r.near ? 'near    ' : 'distinct'}  ${r.found ? 'found' : '-    '}  ${r.a} / ${r.b}: ${r.what}`);
-    console.log(`bits  pair      k=${BITS}\n${lines.join('\n')}\nprecision ${precision.toFixed(2)}, recall ${recall.toFixed(2)} (${truePositives} of ${rows.filter((r) => r.near).length})`);
-    // Edits of about 1 % of a page's words put two SimHashes 2 to 3 bits apart on average (the angle
-    // between their shingle vectors over π, times 64), so at k = 3 some are missed (README); none
-    // is far, and every distinct pair is far beyond the line.
+    const recall = truePositives / near.length;
+    const meanRecall = near.reduce((sum, r) => sum + r.foundShare, 0) / near.length;
+    const lines = rows.map((r) => `${String(r.distance).padStart(4)}  ${r.found ? 'found' : '-    '}  ${r.mean.toFixed(1).padStart(5)}  ${`${Math.round(100 * r.foundShare)} %`.padStart(5)}  ${r.near ? 'near    ' : 'distinct'}  ${r.a} / ${r.b}: ${r.what}`);
+    console.log(`bits  k=${BITS}   mean  found (${SEEDS.length} seeds)\n${lines.join('\n')}\nprecision ${precision.toFixed(2)}, recall ${recall.toFixed(2)} (${truePositives} of ${near.length}); over the seeds: recall ${meanRecall.toFixed(2)}, nearest distinct pair ${Math.min(...distinct.map((r) => r.mean)).toFixed(1)} bits on average, ${Math.min(...distinct.map((r) => r.nearest))} at the least`);
+    // An edit of about 1 % of a page's shingles moves its hash 2 to 3 bits on average (the angle
+    // between the two shingle vectors over π, times 64), so at k = 3 some pairs are missed by some
+    // seeds (README); none is far, and no distinct pair comes near the line under any seed.
     expect(precision).toBe(1);
-    expect(recall).toBeGreaterThanOrEqual(0.7);
-    expect(Math.max(...rows.filter((r) => r.near).map((r) => r.distance))).toBeLessThanOrEqual(2 * BITS);
-    expect(Math.min(...rows.filter((r) => !r.near).map((r) => r.distance))).toBeGreaterThan(4 * BITS);
+    expect(Math.min(...distinct.map((r) => r.nearest))).toBeGreaterThan(BITS);
+    expect(meanRecall).toBeGreaterThanOrEqual(0.75);
+    expect(Math.max(...near.map((r) => r.mean))).toBeLessThanOrEqual(BITS + 1);
+    expect(Math.min(...distinct.map((r) => r.mean))).toBeGreaterThan(6 * BITS);
   });
 
   it('the index finds a near-duplicate exactly when comparing every pair does', () => {
