@@ -95,7 +95,7 @@ describe('KEYS', () => {
     expect(DEFAULT_CONFIG).toEqual({
       startingPoints: [], inputFiles: [], acceptList: [], rejectList: [], maxPageNumber: 0, scope: 'domain-scope',
       traversal: 'bfs', repository: './repository', timeLimitMs: 0, maxDepth: 20, maxPagesPerHost: 0,
-      maxUrlLength: 2048, maxPathRepetition: 3, maxLinksPerPage: 100_000, priorityLevels: 4, nearDuplicateBits: 3, skipNearDuplicates: false, sitemaps: true, delayFactor: 5, minDelayMs: 3000,
+      maxUrlLength: 2048, maxPathRepetition: 3, maxLinksPerPage: 100_000, priorityLevels: 4, nearDuplicateBits: 4, skipNearDuplicates: false, sitemaps: true, delayFactor: 5, minDelayMs: 3000,
       maxDelayMs: 30000, maxPerHost: 1, maxCrawlDelayMs: 60_000, robotsTtlMs: 86_400_000, obeyRelNofollow: true,
       userAgent: `tarantula/${VERSION}`, resolve: [], connectTimeoutMs: 10000, headerTimeoutMs: 30000,
       bodyTimeoutMs: 30000, maxBodySize: 10_485_760, maxDecodedSize: 20_971_520, maxRedirects: 5, maxRetries: 2,

@@ -130,7 +130,7 @@ export const KEYS: { readonly [F in keyof CrawlerConfig]: KeySpec<F> } = {
   },
   nearDuplicateBits: {
     name: 'near-duplicate-bits', section: 'crawler-options', kind: 'integer', unit: `bits of a 64-bit SimHash (0 to ${MAX_NEAR_DUPLICATE_BITS})`,
-    default: '3', parse: numberOf({ max: MAX_NEAR_DUPLICATE_BITS }),
+    default: '4', parse: numberOf({ max: MAX_NEAR_DUPLICATE_BITS }),
     doc: 'An HTML page whose SimHash differs from an earlier page\'s in at most this many bits is a near-duplicate of it (jsonl nearDuplicateOf).',
   },
   skipNearDuplicates: {
