@@ -9,6 +9,7 @@ import type { ChildProcess } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { runCli, type CliOptions } from './support/run-cli.js';
 import { tempDir } from './support/temp-dir.js';
+import { readWarc } from './support/warc-files.js';
 
 interface Arrival {
   readonly path: string;
@@ -110,6 +111,18 @@ describe('cookies', () => {
       ['/members/', 'session=s3cret; theme=dark'],
       ['/members/deep.html', 'session=s3cret; theme=dark'],
     ]);
+  });
+});
+
+describe('cookies in the WARC', () => {
+  it('are in the request records as they were sent: the Cookie header the jar added', async () => {
+    const run = await crawl('warc-jar', ['--cookies', '--warc', join(tmp.dir, 'warc-jar', 'crawl')]);
+    expect(run.code, run.stderr).toBe(0);
+    const records = await readWarc(join(tmp.dir, 'warc-jar', 'crawl-00000.warc.gz'));
+    const requests = records.filter((r) => r.type === 'request');
+    const head = (path: string) => requests.find((r) => r.header('WARC-Target-URI') === `http://login.test:${port}${path}`)!.block.toString('latin1');
+    expect(head('/members/')).toMatch(/\r\ncookie: session=s3cret; theme=dark\r\n/i);
+    expect(head('/')).not.toMatch(/\r\ncookie:/i);
   });
 });
 

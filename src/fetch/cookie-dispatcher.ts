@@ -3,6 +3,11 @@ import type { Dispatcher } from 'undici';
 import { DelegatingDispatcher } from './delegating-dispatcher.js';
 import { DelegatingHandler } from './delegating-handler.js';
 
+/** A handler that records the request it is for, told of a header a dispatcher adds below it. */
+export interface HeaderObserver {
+  addedHeader(name: string, value: string): void;
+}
+
 /** A cookie jar, and who to tell when it changed (to save it). */
 export interface CookieStore {
   readonly jar: CookieJar;
@@ -38,6 +43,8 @@ export class CookieDispatcher extends DelegatingDispatcher {
     const url = `${String(options.origin)}${options.path}`;
     const cookie = store.jar.getCookieStringSync(url);
     const headers = cookie ? { ...(options.headers as Record<string, string>), cookie } : options.headers;
+    // The request as sent carries the cookie: a handler that keeps the exchange (for a WARC) is told.
+    if (cookie) (handler as Partial<HeaderObserver>).addedHeader?.('cookie', cookie);
     return this.next.dispatch({ ...options, headers }, new SetCookieHandler(handler, (value) => {
       if (store.jar.setCookieSync(value, url, { ignoreError: true })) store.changed();
     }));

@@ -3,6 +3,7 @@ import { parseHeaders, parseURL } from 'undici/lib/core/util.js';
 import { BodyReader, type DecodedBody } from './read-body.js';
 import { toFetchError, type FetchError } from './fetch-error.js';
 import type { FetchResponse, Validators, WireExchange } from '../model/fetch-response.js';
+import type { HeaderObserver } from './cookie-dispatcher.js';
 
 /** The limits and hooks of one {@link fetchDocument}. */
 export interface FetchOptions {
@@ -59,7 +60,7 @@ export function fetchDocument(url: string, opts: FetchOptions, validators?: Vali
  * a {@link BodyReader}: the request API's Readable and its async iteration took about 40% of the
  * CPU time of a small page's fetch.
  */
-class DocumentHandler implements Dispatcher.DispatchHandler {
+class DocumentHandler implements Dispatcher.DispatchHandler, HeaderObserver {
   private readonly startedAt = Date.now();
   private abort: ((err?: Error) => void) | undefined;
   private reader: BodyReader | undefined;
@@ -88,6 +89,11 @@ class DocumentHandler implements Dispatcher.DispatchHandler {
   /** What was sent, kept for the archive (`capture`). */
   sent(target: string, headers: Record<string, string>): void {
     this.request = { target, headers };
+  }
+
+  /** A dispatcher below added a header to the request (the cookie jar's Cookie): the archive's request record shows it. */
+  addedHeader(name: string, value: string): void {
+    if (this.request) this.request = { ...this.request, headers: { ...this.request.headers, [name]: value } };
   }
 
   onHeaders(statusCode: number, rawHeaders: Buffer[], resume: () => void, statusText?: string): boolean {
