@@ -176,7 +176,10 @@ describe('timeouts, sizes and redirects', () => {
   it.each(['gzip', 'deflate', 'br'] as const)('a 1 GB %s bomb is cut at max-decoded-size, stopping the download early', (coding) => {
     const record = jsonl.find((r) => r.url === web.url(`${coding}.test`));
     expect(record).toMatchObject({ truncated: true, contentLength: 8 * MIB });
-    expect(meters[coding].made).toBeLessThan(128 * MIB);
+    // Far from the whole gigabyte: the zeros made before the close reaches the server also fill the
+    // socket buffers, more of them the slower the client is to hang up on a busy machine (under
+    // 128 MiB on a quiet one, 150–180 MiB seen at load 7), so the bound is a quarter of the bomb.
+    expect(meters[coding].made).toBeLessThan(256 * MIB);
   });
 
   it('truncated documents are logged as such and counted', () => {
