@@ -145,12 +145,13 @@ export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen
     maxDelayMs: config.maxDelayMs,
     crawlDelayMs: (host) => robots.crawlDelayMs(host),
   });
-  // Built once, for both threads: the main thread's admission and the document workers' link lines.
-  const policySource = linkPolicySource(config);
+  // Built once, for both threads: the main thread's admission and the document workers' link lines;
+  // the seeds an interrupted run's input files added widen it again.
+  const policySource = linkPolicySource(config, state.scopeSeeds);
   const policy = linkPolicy(policySource);
   const pool = new DocumentPool({
     repository: config.repository,
-    policy: { ...policySource, seeds: [...policySource.seeds, ...state.scopeSeeds.filter((seed) => policy.widen(seed))] },
+    policy: policySource,
     agent: productToken(config.userAgent),
     obeyRelNofollow: config.obeyRelNofollow,
     maxLinksPerPage: config.maxLinksPerPage,
