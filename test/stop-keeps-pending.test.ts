@@ -121,6 +121,22 @@ describe('a stop keeps every admitted URL: the same command then finishes the cr
     await expectNothingLost(repo, agent);
   });
 
+  it('time-limit, then the same command without it: the requests in flight end, the rest stay pending', async () => {
+    const repo = join(tmp.dir, 'time-limit');
+    const agent = 'tarantula/stop-time-limit';
+    const first = await exited(tarantula(['crawl', ...crawlArgs(repo, agent), '--time-limit', '1'], tmp.dir));
+    expect(first.code, first.stderr).toBe(0);
+    const stats = await readStats(repo);
+    expect(stats['completed'], first.stderr).toBe(false);
+    expect(stats['pending']).toBeGreaterThanOrEqual(1);
+    expect(stats.documents).toBeLessThan(PAGES + 1);
+
+    const rest = await exited(tarantula(['crawl', ...crawlArgs(repo, agent)], tmp.dir));
+    expect(rest.code, rest.stderr).toBe(0);
+    expect(rest.stderr).toContain('crawl resumed');
+    await expectNothingLost(repo, agent);
+  });
+
   it('tarantula run linkgraph … | head -1, then tarantula crawl of the same repository', async () => {
     const repo = join(tmp.dir, 'linkgraph');
     const agent = 'tarantula/stop-linkgraph';

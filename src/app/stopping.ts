@@ -8,8 +8,9 @@ export interface Stopping {
   /** What the pipeline is given: emits once the crawl must stop; `now` stops it from a sink. */
   readonly stop: CrawlStop;
   /**
-   * Stops the crawl with an exit status: `hard` cuts the requests in flight short (they come back
-   * as `unfinished`: pending, not failed) and marks the run interrupted; a time limit lets them end.
+   * Stops the crawl with an exit status, and marks the run interrupted: what is still pending stays
+   * pending, and the same command resumes. `hard` cuts the requests in flight short (they come back
+   * as `unfinished`: pending, not failed); a time limit lets them end.
    */
   halt(code: number, why: string, hard: boolean): void;
   /** SIGINT and SIGTERM stop the crawl in order from now on; returns the function that stops listening. */
@@ -32,7 +33,7 @@ export function stopping(log: CrawlLogger, abort: () => void): Stopping {
   let interrupted = false;
   const halt = (code: number, why: string, hard: boolean): void => {
     if (exitCode === EXIT.ok) exitCode = code;
-    interrupted ||= hard;
+    interrupted = true;
     log.info({ reason: why }, 'stopping');
     stopped.next(why);
     if (hard) abort();
