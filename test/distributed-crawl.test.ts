@@ -13,8 +13,8 @@ import { tempDir } from './support/temp-dir.js';
 
 /** Timers may fire a little early relative to the server's clock; no more than this. */
 const SLACK_MS = 15;
-/** Pages per host; the polite site's crawl lasts long enough for hosts to move between the workers. */
-const PAGES = { once: 20, polite: 60, limit: 20, join: 20, kill: 20, sigint: 20, gone: 20 };
+/** Pages per host; the polite site's crawl lasts long enough (12 s a host, 12 lease periods) for hosts to move between the workers. */
+const PAGES = { once: 20, polite: 120, limit: 20, join: 20, kill: 20, sigint: 20, gone: 20 };
 /** Each test crawls hosts of its own: `NAME-0.test` … */
 const hostsOf = (name: string, n: number): string[] => Array.from({ length: n }, (_, i) => `${name}-${i}.test`);
 const SITES = { once: hostsOf('once', 12), polite: hostsOf('polite', 4), limit: hostsOf('limit', 8), join: hostsOf('join', 8), kill: hostsOf('kill', 8), sigint: hostsOf('sigint', 8), gone: hostsOf('gone', 8) };
