@@ -1,5 +1,5 @@
 /**
- * Heap bytes per seen URL and per pending URL (`npm run bench:memory`): 1M URLs over 10k hosts go
+ * Heap bytes per seen URL, per pending URL and per indexed page (`npm run bench:memory`): 1M URLs over 10k hosts go
  * through the real admission stages (normalizeLinks, dedup: the CrawlRequest objects the crawl
  * makes) into hostFrontier as the crawl configures it (requests packed by crawlRequestCodec), and
  * into fingerprintSet. Each figure is the growth of heapUsed + arrayBuffers between two full GCs,
@@ -10,6 +10,7 @@
  * Pending URLs are measured with hrefs as flat strings of their own, and as htmlparser2 hands them
  * out (attribute values sliced out of the decoded page), packed and, for comparison, as objects.
  */
+import { createHash } from 'node:crypto';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { from } from 'rxjs';
@@ -23,6 +24,7 @@ import { normalizeLinks } from '../src/stages/normalize-links.js';
 import { normalizeUrl } from '../src/url/normalize-url.js';
 import { crawlRequestCodec } from '../src/frontier/request-codec.js';
 import { inLinkCounts } from '../src/frontier/in-link-counts.js';
+import { NearDuplicateIndex } from '../src/frontier/near-duplicate-index.js';
 import { defaultPrioritizer } from '../src/frontier/prioritizer.js';
 import { countInLinks } from '../src/stages/count-in-links.js';
 import { prioritize } from '../src/stages/prioritize.js';
@@ -142,4 +144,33 @@ for (const spread of ['one level', false, true] as const) {
   });
   const per = (run.bytes - sketch.bytes) / run.kept.size;
   console.log(`pending (packed, ${spread === 'one level' ? '1 level, same admission' : spread ? '4 levels, a quarter on each' : '4 levels, levels as crawled'}) ${perUrl(run.bytes - sketch.bytes, run.kept.size)} bytes per pending URL, flat hrefs: ${verdict(per, PENDING_TARGET)}`);
+}
+
+// Per indexed page, what the main thread keeps of every document for the rest of the crawl: the content
+// MD5 → first URL map (exact duplicates) and the SimHash index (near-duplicates, at the default 4 bits).
+// The MD5s come over from the worker as fresh strings, the URLs are the requests' own (counted here, as
+// a page's request is gone once it is indexed).
+for (const pages of [100_000, URLS]) {
+  const run = grown(() => {
+    const contentSeen = new Map<string, string>();
+    const near = new NearDuplicateIndex(4);
+    for (let i = 0; i < pages; i++) {
+      const url = flat(urlOf(i));
+      const md5 = createHash('md5').update(url).digest('hex');
+      contentSeen.set(md5, url);
+      near.add(md5.slice(0, 16), url);
+    }
+    return [contentSeen, near] as const;
+  });
+  console.log(`indexed pages   ${perUrl(run.bytes, pages)} bytes per indexed page at ${pages.toLocaleString('en-US')} pages (content MD5 map ${contentMapShare(pages)}, SimHash index the rest; URLs of ${urlOf(pages - 1).length} characters)`);
+}
+
+/** The content map's own part, measured alone. */
+function contentMapShare(pages: number): string {
+  const { bytes } = grown(() => {
+    const contentSeen = new Map<string, string>();
+    for (let i = 0; i < pages; i++) contentSeen.set(createHash('md5').update(String(i)).digest('hex'), flat(urlOf(i)));
+    return contentSeen;
+  });
+  return `${perUrl(bytes, pages)} B`;
 }

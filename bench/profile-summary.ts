@@ -9,6 +9,7 @@
  * is store/fs, and one called by the index writer is index). Frames in a bundle
  * (`dist/tarantula.mjs`, `dist/workers/document-worker.js`) are traced back to their `src/` or
  * `node_modules/` file through the source map beside the bundle, which must be the one profiled.
+ * The archive is the one stage that also takes what its callees do (`ENCLOSING`).
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -67,6 +68,12 @@ const FALLBACKS: readonly [stage: string, pattern: RegExp][] = [
   ['fs (no caller)', /^node:(fs|internal\/fs)/],
   ['node net/streams/events (no caller)', /^node:/],
 ];
+
+/**
+ * Work that is charged to a stage when any frame of the stack, however far up, belongs to it: the
+ * archive's deflate and SHA-1s run in node:zlib and node:crypto, which would otherwise count as decode and md5.
+ */
+const ENCLOSING: readonly [stage: string, pattern: RegExp][] = [['archive', /node_modules\/warcio\/|\/(src|dist)\/archive\//]];
 
 const SPECIAL = new Map([['(garbage collector)', 'GC'], ['(idle)', 'idle'], ['(program)', 'V8/program']]);
 
@@ -139,12 +146,21 @@ export function summarize(
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
   // A frame's stage is that of the nearest frame, itself or a caller, whose script decides one.
+  const enclosed = new Map<number, string | undefined>();
+  const enclosing = (id: number | undefined): string | undefined => {
+    if (id === undefined) return undefined;
+    if (!enclosed.has(id)) enclosed.set(id, firstMatch(origin.get(id)!.file, ENCLOSING) ?? enclosing(parent.get(id)));
+    return enclosed.get(id);
+  };
   const decided = new Map<number, string | undefined>();
   const decide = (id: number): string | undefined => {
     if (decided.has(id)) return decided.get(id);
     const up = parent.get(id);
     const stage =
-      SPECIAL.get(byId.get(id)!.callFrame.functionName) ?? firstMatch(origin.get(id)!.file, STAGES) ?? (up === undefined ? undefined : decide(up));
+      SPECIAL.get(byId.get(id)!.callFrame.functionName) ??
+      enclosing(id) ??
+      firstMatch(origin.get(id)!.file, STAGES) ??
+      (up === undefined ? undefined : decide(up));
     decided.set(id, stage);
     return stage;
   };
