@@ -25,6 +25,7 @@ import { normalizeUrl } from '../src/url/normalize-url.js';
 import { crawlRequestCodec } from '../src/frontier/request-codec.js';
 import { inLinkCounts } from '../src/frontier/in-link-counts.js';
 import { NearDuplicateIndex } from '../src/frontier/near-duplicate-index.js';
+import { ContentSeen } from '../src/frontier/content-seen.js';
 import { defaultPrioritizer } from '../src/frontier/prioritizer.js';
 import { countInLinks } from '../src/stages/count-in-links.js';
 import { prioritize } from '../src/stages/prioritize.js';
@@ -147,29 +148,29 @@ for (const spread of ['one level', false, true] as const) {
 }
 
 // Per indexed page, what the main thread keeps of every document for the rest of the crawl: the content
-// MD5 → first URL map (exact duplicates) and the SimHash index (near-duplicates, at the default 4 bits).
+// MD5s with their first URLs (exact duplicates) and the SimHash index (near-duplicates, at the default 4 bits).
 // The MD5s come over from the worker as fresh strings, the URLs are the requests' own (counted here, as
 // a page's request is gone once it is indexed).
 for (const pages of [100_000, URLS]) {
   const run = grown(() => {
-    const contentSeen = new Map<string, string>();
+    const contentSeen = new ContentSeen();
     const near = new NearDuplicateIndex(4);
     for (let i = 0; i < pages; i++) {
       const url = flat(urlOf(i));
       const md5 = createHash('md5').update(url).digest('hex');
-      contentSeen.set(md5, url);
+      contentSeen.add(md5, url);
       near.add(md5.slice(0, 16), url);
     }
     return [contentSeen, near] as const;
   });
-  console.log(`indexed pages   ${perUrl(run.bytes, pages)} bytes per indexed page at ${pages.toLocaleString('en-US')} pages (content MD5 map ${contentMapShare(pages)}, SimHash index the rest; URLs of ${urlOf(pages - 1).length} characters)`);
+  console.log(`indexed pages   ${perUrl(run.bytes, pages)} bytes per indexed page at ${pages.toLocaleString('en-US')} pages (content MD5s ${contentMapShare(pages)}, SimHash index the rest; URLs of ${urlOf(pages - 1).length} characters)`);
 }
 
-/** The content map's own part, measured alone. */
+/** The content MD5s' own part, measured alone. */
 function contentMapShare(pages: number): string {
   const { bytes } = grown(() => {
-    const contentSeen = new Map<string, string>();
-    for (let i = 0; i < pages; i++) contentSeen.set(createHash('md5').update(String(i)).digest('hex'), flat(urlOf(i)));
+    const contentSeen = new ContentSeen();
+    for (let i = 0; i < pages; i++) contentSeen.add(createHash('md5').update(String(i)).digest('hex'), flat(urlOf(i)));
     return contentSeen;
   });
   return `${perUrl(bytes, pages)} B`;

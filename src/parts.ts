@@ -33,6 +33,7 @@ export { Politeness, type PolitenessOptions } from './frontier/politeness.js';
 export { FrontQueues } from './frontier/front-queues.js';
 export { inLinkCounts } from './frontier/in-link-counts.js';
 export { NearDuplicateIndex } from './frontier/near-duplicate-index.js';
+export { ContentSeen } from './frontier/content-seen.js';
 export { levelRose } from './stages/prioritize.js';
 export { dropWhen } from './stages/drop-when.js';
 

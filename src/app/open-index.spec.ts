@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { PassThrough } from 'node:stream';
 import { tmpdir } from 'node:os';
@@ -13,9 +14,11 @@ import { openCrawlState } from '../state/crawl-state.js';
 import { openIndex } from './open-index.js';
 
 const log = pino({ level: 'silent', customLevels: { page: 25 } }) as unknown as CrawlLogger;
+const md5 = (text: string): string => createHash('md5').update(text).digest('hex');
+/** A copy has the content of the page it copies. */
 const record = (url: string, links: string[], duplicateOf: string | null = null): IndexRecord => ({
   md5: 'x', url, originalUrl: url, title: 't', encoding: 'utf-8', type: 'html', lastModified: null, serverDate: null, status: 200,
-  etag: null, localPath: 'h/x.html', contentLength: 1, contentMd5: url, depth: 0, fetchedAt: '2026-01-01T00:00:00.000Z', durationMs: 1,
+  etag: null, localPath: 'h/x.html', contentLength: 1, contentMd5: md5(duplicateOf ?? url), depth: 0, fetchedAt: '2026-01-01T00:00:00.000Z', durationMs: 1,
   duplicateOf, links: links.map((u) => ({ url: u, text: '' })),
 });
 
@@ -42,6 +45,16 @@ describe('openIndex', () => {
   it('counts the in-links the interrupted run had found, from its documents, a copy’s links not among them', async () => {
     const { ctx, index } = await resumed(4);
     expect([ctx.admission.inLinks.get('http://a.test/x'), ctx.admission.inLinks.get('http://a.test/y'), ctx.admission.inLinks.get('http://a.test/z')]).toEqual([2, 1, 0]);
+    await Promise.all(index.writers.map((w) => w.close()));
+    await ctx.state.journal.close();
+    await ctx.close();
+  });
+
+  it('knows the content of the interrupted run’s pages, so that a page after the resume with the same content is a copy of the first', async () => {
+    const { ctx, index } = await resumed(1);
+    const seen = ctx.documents.contentSeen;
+    expect([seen.first(md5('http://a.test/')), seen.first(md5('http://a.test/2')), seen.first(md5('http://a.test/3'))]).toEqual(['http://a.test/', 'http://a.test/2', undefined]);
+    expect(seen.size).toBe(2);
     await Promise.all(index.writers.map((w) => w.close()));
     await ctx.state.journal.close();
     await ctx.close();

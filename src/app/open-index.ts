@@ -16,7 +16,7 @@ export interface OpenedIndex {
 /**
  * Opens the index writers of a crawl (REPOSITORY/index.txt, and `--index` in its format) and puts
  * back what this run did not fetch itself: the records an interrupted run wrote, and on an adaptive
- * recrawl the pages not due. Those pages count for near-duplicates and for the next recrawl as if
+ * recrawl the pages not due. Those pages count for duplicates, near-duplicates and the next recrawl as if
  * this run had fetched them. A worker of a shared crawl writes only its part.
  *
  * @example
@@ -31,6 +31,8 @@ export async function openIndex(
   const writing = state.recrawl ? `${indexPath}.new` : indexPath;
   const writers: IndexWriter[] = [];
   const remember = (rec: IndexRecord): void => {
+    // The first page of each content: a page after the resume with the same content is its copy.
+    if (rec.duplicateOf === null) ctx.documents.contentSeen.add(rec.contentMd5, rec.url);
     if (rec.simhash != null && rec.duplicateOf === null && rec.nearDuplicateOf == null) ctx.documents.near.index.add(rec.simhash, rec.url);
     ctx.schedule.carry(rec);
   };

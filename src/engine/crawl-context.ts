@@ -2,6 +2,7 @@ import type { WarcArchive } from '../archive/warc-archive.js';
 import type { AddressGuard } from '../fetch/address-guard.js';
 import { hostFrontier, type DelayPolicy, type Frontier } from '../frontier/host-frontier.js';
 import { inLinkCounts, type InLinkCounts } from '../frontier/in-link-counts.js';
+import { ContentSeen } from '../frontier/content-seen.js';
 import { NearDuplicateIndex } from '../frontier/near-duplicate-index.js';
 import { Politeness } from '../frontier/politeness.js';
 import type { PriorityContext } from '../frontier/prioritizer.js';
@@ -61,7 +62,7 @@ export interface Documents {
   readonly pool: DocumentPool;
   readonly store: MirrorStore;
   /** Content MD5 → the URL that had it first. */
-  readonly contentSeen: Map<string, string>;
+  readonly contentSeen: ContentSeen;
   /** The SimHashes of the crawl's pages, for near-duplicates (SPEC §10). */
   readonly near: NearDuplicates;
 }
@@ -208,7 +209,7 @@ export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen
     documents: {
       pool,
       store: new MirrorStore(config.repository),
-      contentSeen: new Map(),
+      contentSeen: new ContentSeen(),
       near: { index: new NearDuplicateIndex(config.nearDuplicateBits), skipLinks: config.skipNearDuplicates },
     },
     close: async () => {

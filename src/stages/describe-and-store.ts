@@ -2,6 +2,7 @@ import type { OperatorFunction } from 'rxjs';
 import type { Fetched, Outcome } from '../model/outcome.js';
 import { passOutcomes } from './pass-outcomes.js';
 import type { DocumentPool } from '../workers/document-pool.js';
+import type { ContentSeen } from '../frontier/content-seen.js';
 import type { DropReport } from '../model/filter-reason.js';
 import { documentInfo, type NearDuplicates } from './parse-document.js';
 import { toDocument } from './store-document.js';
@@ -13,7 +14,7 @@ import { toDocument } from './store-document.js';
  * @example
  * of(fetched).pipe(describeAndStore(pool, contentSeen, report)) //=> { kind: 'document', record: {...} }
  */
-export function describeAndStore(pool: DocumentPool, contentSeen: Map<string, string>, report: DropReport, near?: NearDuplicates): OperatorFunction<Fetched | Outcome, Outcome> {
+export function describeAndStore(pool: DocumentPool, contentSeen: ContentSeen, report: DropReport, near?: NearDuplicates): OperatorFunction<Fetched | Outcome, Outcome> {
   return passOutcomes(({ req, response, kept }: Fetched) => {
     const h = response.headers;
     const bytes = response.body.byteLength;

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { firstValueFrom, of } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Fetched, Outcome } from '../model/outcome.js';
+import { ContentSeen } from '../frontier/content-seen.js';
 import { MirrorStore } from '../store/mirror-store.js';
 import { linkPolicy } from '../url/link-policy.js';
 import { parseDocument } from './parse-document.js';
@@ -31,7 +32,7 @@ describe('parseDocument then storeDocument, on the main thread', () => {
   afterEach(() => rm(repo, { recursive: true, force: true }));
 
   it('turns a fetched page into a stored document with its index record; a copy elsewhere is a duplicate that follows nothing', async () => {
-    const contentSeen = new Map<string, string>();
+    const contentSeen = new ContentSeen();
     const dropped: string[] = [];
     const stages = [
       parseDocument({

@@ -3,6 +3,7 @@ import type { Candidate, CrawlRequest } from '../model/crawl-request.js';
 import type { DocumentInfo, Fetched, Outcome, Parsed } from '../model/outcome.js';
 import { passOutcomes } from './pass-outcomes.js';
 import { describeDocument, type DocumentDescription } from '../parse/describe-document.js';
+import type { ContentSeen } from '../frontier/content-seen.js';
 import type { NearDuplicateIndex } from '../frontier/near-duplicate-index.js';
 import type { NormalizeOptions } from '../url/normalize-url.js';
 import type { DropReport } from '../model/filter-reason.js';
@@ -17,7 +18,7 @@ export interface ParseDocumentOptions {
   /** Links taken from one page; 0 = no limit. */
   readonly maxLinksPerPage: number;
   /** Content fingerprints already seen → the URL that had them first (shared crawl state). */
-  readonly contentSeen: Map<string, string>;
+  readonly contentSeen: ContentSeen;
   /** Near-duplicate detection (SPEC §10); none when absent. */
   readonly near?: NearDuplicates;
   readonly report: DropReport;
@@ -53,10 +54,10 @@ export interface NearDuplicates {
  * `near.index.bits` of an earlier page's makes it a near-duplicate of that page (its links are
  * followed unless `near.skipLinks`); the links to follow are candidates one level deeper.
  */
-export function documentInfo(req: CrawlRequest, d: DocumentDescription, contentSeen: Map<string, string>, near?: NearDuplicates): DocumentInfo {
-  const first = contentSeen.get(d.contentMd5);
+export function documentInfo(req: CrawlRequest, d: DocumentDescription, contentSeen: ContentSeen, near?: NearDuplicates): DocumentInfo {
+  const first = contentSeen.first(d.contentMd5);
   const duplicateOf = first !== undefined && first !== req.url ? first : null;
-  if (first === undefined) contentSeen.set(d.contentMd5, req.url);
+  if (first === undefined) contentSeen.add(d.contentMd5, req.url);
   let nearDuplicateOf: string | null = null;
   if (near !== undefined && d.simhash !== null && duplicateOf === null) {
     nearDuplicateOf = near.index.find(d.simhash, req.url) ?? null;
