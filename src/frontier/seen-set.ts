@@ -21,7 +21,37 @@ export function murmur(s: string, seed: number): number {
     h = (h << 13) | (h >>> 19);
     h = (Math.imul(h, 5) + 0xe6546b64) | 0;
   }
-  h ^= s.length;
+  return finish(h, s.length);
+}
+
+/** The two words of the last fingerprint taken (`fingerprint`), so that the set's hot path allocates nothing. */
+let fpHi = 0;
+let fpLo = 0;
+
+/**
+ * `murmur(s, SEED_HI)` and `murmur(s, SEED_LO) || 1` (0 marks an empty slot) in one pass: the mixed
+ * code unit does not depend on the seed, so the two hashes share the loop and its mixing (an add of
+ * a 45-character URL: 335–452 ns against 431–653 with a pass per seed, alternated in one process).
+ */
+function fingerprint(s: string): void {
+  let h1 = SEED_HI;
+  let h2 = SEED_LO;
+  for (let i = 0; i < s.length; i++) {
+    let k = Math.imul(s.charCodeAt(i), 0xcc9e2d51);
+    k = Math.imul((k << 15) | (k >>> 17), 0x1b873593);
+    h1 ^= k;
+    h1 = (h1 << 13) | (h1 >>> 19);
+    h1 = (Math.imul(h1, 5) + 0xe6546b64) | 0;
+    h2 ^= k;
+    h2 = (h2 << 13) | (h2 >>> 19);
+    h2 = (Math.imul(h2, 5) + 0xe6546b64) | 0;
+  }
+  fpHi = finish(h1, s.length);
+  fpLo = finish(h2, s.length) || 1;
+}
+
+function finish(h: number, length: number): number {
+  h ^= length;
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;
@@ -34,7 +64,8 @@ export function murmur(s: string, seed: number): number {
  * elsewhere (the Redis frontier's), so that both agree on what a duplicate is.
  */
 export function fingerprintOf(url: string): [hi: number, lo: number] {
-  return [murmur(url, SEED_HI), murmur(url, SEED_LO) || 1];
+  fingerprint(url);
+  return [fpHi, fpLo];
 }
 
 /**
@@ -75,9 +106,9 @@ class FingerprintSet implements SeenSet {
   }
 
   add(raw: string): boolean {
-    const url = this.canonical(raw);
-    const hi = murmur(url, SEED_HI);
-    const lo = murmur(url, SEED_LO) || 1; // 0 marks an empty slot
+    fingerprint(this.canonical(raw));
+    const hi = fpHi;
+    const lo = fpLo;
     if (this.find(hi, lo) >= 0) return false;
     if (this.count + 1 > (this.mask + 1) * MAX_LOAD) this.grow();
     this.insert(hi, lo);
@@ -86,8 +117,8 @@ class FingerprintSet implements SeenSet {
   }
 
   has(raw: string): boolean {
-    const url = this.canonical(raw);
-    return this.find(murmur(url, SEED_HI), murmur(url, SEED_LO) || 1) >= 0;
+    fingerprint(this.canonical(raw));
+    return this.find(fpHi, fpLo) >= 0;
   }
 
   private find(hi: number, lo: number): number {
