@@ -1,9 +1,11 @@
+import { UrlArena } from './url-arena.js';
+
 const DIGEST = /^[0-9a-f]{32}$/i;
 
 /**
  * The content MD5s of a crawl's documents, each with the URL that had it first (exact duplicates,
- * SPEC §6), kept for the rest of the crawl. Packed: per page 16 bytes of digest, 4 of a URL's end
- * and its bytes in a latin1 arena (request URLs are ASCII), and 8 of open-addressing table at most
+ * SPEC §6), kept for the rest of the crawl. Packed: per page 16 bytes of digest, the URL in a
+ * {@link UrlArena} (4 bytes and its length), and 8 of open-addressing table at most
  * half full, about 100 bytes with 60-character URLs against the 160 of a `Map` of strings
  * (`npm run bench:memory`, "indexed pages").
  *
@@ -15,9 +17,7 @@ const DIGEST = /^[0-9a-f]{32}$/i;
 export class ContentSeen {
   /** Four 32-bit words of digest per page, by id. */
   private digests = new Uint32Array(4 * 1024);
-  private urlEnds = new Uint32Array(1024);
-  private urls = Buffer.allocUnsafeSlow(65536);
-  private urlBytes = 0;
+  private readonly urls = new UrlArena();
   /** Ids by slot, -1 empty; the slot is the digest's first word (already uniform), probed linearly. */
   private slots = new Int32Array(2048).fill(-1);
   size = 0;
@@ -25,24 +25,21 @@ export class ContentSeen {
   /** The URL that first had content of this MD5 (32 hex digits), or undefined. */
   first(md5: string): string | undefined {
     const id = this.slots[this.slotOf(md5)]!;
-    return id < 0 ? undefined : this.urls.toString('latin1', id === 0 ? 0 : this.urlEnds[id - 1], this.urlEnds[id]);
+    return id < 0 ? undefined : this.urls.get(id);
   }
 
   /** Remembers `url` as the first with content `md5`; a digest already there keeps its first URL. */
   add(md5: string, url: string): void {
     let slot = this.slotOf(md5);
     if (this.slots[slot]! >= 0) return;
-    const id = this.size++;
-    if (id === this.urlEnds.length) this.growPages();
-    for (let w = 0; w < 4; w++) this.digests[4 * id + w] = parseInt(md5.slice(8 * w, 8 * w + 8), 16);
-    const need = this.urlBytes + url.length;
-    if (need > this.urls.length) {
-      const wider = Buffer.allocUnsafeSlow(Math.max(need, 2 * this.urls.length));
-      this.urls.copy(wider, 0, 0, this.urlBytes);
-      this.urls = wider;
+    const id = this.urls.add(url);
+    this.size++;
+    if (4 * id === this.digests.length) {
+      const digests = new Uint32Array(2 * this.digests.length);
+      digests.set(this.digests);
+      this.digests = digests;
     }
-    this.urlBytes += this.urls.write(url, this.urlBytes, 'latin1');
-    this.urlEnds[id] = this.urlBytes;
+    for (let w = 0; w < 4; w++) this.digests[4 * id + w] = parseInt(md5.slice(8 * w, 8 * w + 8), 16);
     if (2 * this.size > this.slots.length) {
       this.rehash(2 * this.slots.length);
       slot = this.slotOf(md5);
@@ -61,16 +58,6 @@ export class ContentSeen {
       const d = 4 * id;
       if (this.digests[d] === w0 >>> 0 && this.digests[d + 1] === w1 >>> 0 && this.digests[d + 2] === w2 >>> 0 && this.digests[d + 3] === w3 >>> 0) return slot;
     }
-  }
-
-  private growPages(): void {
-    const capacity = 2 * this.urlEnds.length;
-    const digests = new Uint32Array(4 * capacity);
-    digests.set(this.digests);
-    this.digests = digests;
-    const ends = new Uint32Array(capacity);
-    ends.set(this.urlEnds);
-    this.urlEnds = ends;
   }
 
   /** A table twice the size, every page placed again (the digest being stored, no string is parsed). */

@@ -1,5 +1,6 @@
 import { popcount32 } from '../parse/simhash.js';
 import { MAX_NEAR_DUPLICATE_BITS } from '../model/config.js';
+import { UrlArena } from './url-arena.js';
 
 /** Bits of a table's bucket number: 65,536 chains per table. */
 const BUCKET_BITS = 16;
@@ -24,9 +25,7 @@ export class NearDuplicateIndex {
   private readonly heads: Int32Array[];
   private next: Int32Array[];
   private hashes = new Uint32Array(2048);
-  private urlEnds = new Uint32Array(1024);
-  private urls = Buffer.allocUnsafeSlow(65536);
-  private urlBytes = 0;
+  private readonly urls = new UrlArena();
   size = 0;
 
   constructor(readonly bits: number) {
@@ -52,14 +51,7 @@ export class NearDuplicateIndex {
       this.next[t]![id] = this.heads[t]![bucket]!;
       this.heads[t]![bucket] = id;
     }
-    const need = this.urlBytes + url.length;
-    if (need > this.urls.length) {
-      const wider = Buffer.allocUnsafeSlow(Math.max(need, 2 * this.urls.length));
-      this.urls.copy(wider, 0, 0, this.urlBytes);
-      this.urls = wider;
-    }
-    this.urlBytes += this.urls.write(url, this.urlBytes, 'latin1');
-    this.urlEnds[id] = this.urlBytes;
+    this.urls.add(url);
   }
 
   /**
@@ -79,7 +71,7 @@ export class NearDuplicateIndex {
   }
 
   private urlOf(id: number): string {
-    return this.urls.toString('latin1', id === 0 ? 0 : this.urlEnds[id - 1], this.urlEnds[id]);
+    return this.urls.get(id);
   }
 
   /** Block `t` of the hash (its first 32 bits when longer), spread over the table's buckets. */
@@ -99,9 +91,6 @@ export class NearDuplicateIndex {
     const hashes = new Uint32Array(capacity * 2);
     hashes.set(this.hashes);
     this.hashes = hashes;
-    const ends = new Uint32Array(capacity);
-    ends.set(this.urlEnds);
-    this.urlEnds = ends;
     this.next = this.next.map((chain) => {
       const wider = new Int32Array(capacity);
       wider.set(chain);
