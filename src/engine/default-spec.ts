@@ -3,7 +3,7 @@ import type { Candidate, CrawlRequest } from '../model/crawl-request.js';
 import { countInLinks } from '../stages/count-in-links.js';
 import { dedup } from '../stages/dedup.js';
 import { defaultPrioritizer, type Prioritizer } from '../frontier/prioritizer.js';
-import { levelRose, prioritize } from '../stages/prioritize.js';
+import { levelRose, prioritize, requestLevelRose } from '../stages/prioritize.js';
 import type { FetchResponse, Validators } from '../model/fetch-response.js';
 import { warcDate } from '../archive/warc-records.js';
 import { fetchPage } from '../stages/fetch-page.js';
@@ -81,8 +81,11 @@ export function defaultAdmit(ctx: CrawlContext, prioritizer: Prioritizer = defau
   const c = ctx.config;
   const a = ctx.admission;
   const levels = a.priority.levels > 1;
-  // Depth-first moves every URL found again up the stack already; breadth-first, only one whose level rose.
-  const reconsider = levels && c.traversal === 'bfs' ? levelRose(prioritizer, a.priority) : undefined;
+  // Depth-first moves every URL found again up the stack already (and journals a level only when it
+  // rose); breadth-first lets through only one whose level rose.
+  const dfs = c.traversal === 'dfs';
+  const reconsider = levels && !dfs ? levelRose(prioritizer, a.priority) : undefined;
+  const rose = levels && dfs ? requestLevelRose(prioritizer, a.priority) : undefined;
   // What a link is, then whether it is new: two pipes, as rxjs types at most nine operators in one.
   const vetted = pipe(
     normalizeLinks(a.report),
@@ -97,7 +100,7 @@ export function defaultAdmit(ctx: CrawlContext, prioritizer: Prioritizer = defau
     levels ? prioritize(prioritizer, a.priority) : identity,
     hostLimit(c.maxPagesPerHost, a.hostCounts, a.report),
     robotsAllowed(ctx.hosts.robots, c.userAgent, a.report),
-    journalAdmissions(ctx.state.journal),
+    journalAdmissions(ctx.state.journal, rose),
   );
 }
 

@@ -24,4 +24,14 @@ describe('journalAdmissions', () => {
     const lines = (await readFile(path, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as unknown[]);
     expect(lines).toEqual([['a', 'http://h/a', 1, 'http://h/a', 0, null, 1], ['l', 'http://h/a', 3]]);
   });
+
+  it('journals of a URL found again by depth-first only a level that rose', async () => {
+    const path = join(dir, 'journal.jsonl');
+    const journal = await JournalWriter.open(path);
+    const rose = (r: CrawlRequest): boolean => r.url === 'http://h/b';
+    await lastValueFrom(of(req('http://h/a', { level: 3, again: true }), req('http://h/b', { level: 3, again: true })).pipe(journalAdmissions(journal, rose)));
+    await journal.close();
+    const lines = (await readFile(path, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as unknown[]);
+    expect(lines).toEqual([['l', 'http://h/b', 3]]);
+  });
 });

@@ -19,11 +19,14 @@ export function prioritize(prioritizer: Prioritizer, ctx: PriorityContext): Oper
  * is queued again at its new level (and its older entry skipped when pulled).
  */
 export function levelRose(prioritizer: Prioritizer, ctx: PriorityContext): (a: Admissible) => boolean {
+  const rose = requestLevelRose(prioritizer, ctx);
+  return (a) => rose({ url: a.url, depth: a.candidate.depth });
+}
+
+/** {@link levelRose} of an admitted request (for the journal, where depth-first lets every URL found again through). */
+export function requestLevelRose(prioritizer: Prioritizer, ctx: PriorityContext): (req: PrioritizedRequest) => boolean {
   const before: PriorityContext = { levels: ctx.levels, inLinks: (url) => Math.max(0, ctx.inLinks(url) - 1) };
-  return (a) => {
-    const req: PrioritizedRequest = { url: a.url, depth: a.candidate.depth };
-    return levelIn(prioritizer(req, ctx), ctx.levels) > levelIn(prioritizer(req, before), ctx.levels);
-  };
+  return (req) => levelIn(prioritizer(req, ctx), ctx.levels) > levelIn(prioritizer(req, before), ctx.levels);
 }
 
 const levelIn = (level: number, levels: number): number => Math.min(levels, Math.max(1, Math.floor(level) || 1));
