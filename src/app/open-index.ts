@@ -31,9 +31,11 @@ export async function openIndex(
   const writing = state.recrawl ? `${indexPath}.new` : indexPath;
   const writers: IndexWriter[] = [];
   const remember = (rec: IndexRecord): void => {
-    // The first page of each content: a page after the resume with the same content is its copy.
-    if (rec.duplicateOf === null) ctx.documents.contentSeen.add(rec.contentMd5, rec.url);
-    if (rec.simhash != null && rec.duplicateOf === null && rec.nearDuplicateOf == null) ctx.documents.near.index.add(rec.simhash, rec.url);
+    if (rec.duplicateOf === null) {
+      // The first page of each content: a page after the resume with the same content is its copy.
+      ctx.documents.contentSeen.add(rec.contentMd5, rec.url);
+      if (rec.simhash != null && rec.nearDuplicateOf == null) ctx.documents.near.index.add(rec.simhash, rec.url);
+    }
     ctx.schedule.carry(rec);
   };
   try {

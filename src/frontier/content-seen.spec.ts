@@ -16,8 +16,8 @@ describe('ContentSeen', () => {
   it('keeps the first URL when the same content comes again, in either case of hex digits', () => {
     const seen = new ContentSeen();
     const digest = md5('same');
-    seen.add(digest, 'http://a.test/1');
-    seen.add(digest.toUpperCase(), 'http://a.test/2');
+    expect(seen.add(digest, 'http://a.test/1')).toBeUndefined();
+    expect(seen.add(digest.toUpperCase(), 'http://a.test/2')).toBe('http://a.test/1');
     expect([seen.first(digest), seen.size]).toEqual(['http://a.test/1', 1]);
   });
 

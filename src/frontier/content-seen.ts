@@ -1,6 +1,8 @@
 import { UrlArena } from './url-arena.js';
 
 const DIGEST = /^[0-9a-f]{32}$/i;
+/** The four words of the digest last looked up ({@link ContentSeen.slotOf}), for `add` to store without parsing it again. */
+const KEY = new Uint32Array(4);
 
 /**
  * The content MD5s of a crawl's documents, each with the URL that had it first (exact duplicates,
@@ -11,8 +13,9 @@ const DIGEST = /^[0-9a-f]{32}$/i;
  *
  * @example
  * const seen = new ContentSeen();
- * seen.add('d41d8cd98f00b204e9800998ecf8427e', 'http://a.test/empty');
- * seen.first('d41d8cd98f00b204e9800998ecf8427e') //=> 'http://a.test/empty'
+ * seen.add('d41d8cd98f00b204e9800998ecf8427e', 'http://a.test/empty') //=> undefined (the first)
+ * seen.add('d41d8cd98f00b204e9800998ecf8427e', 'http://a.test/other') //=> 'http://a.test/empty'
+ * seen.first('d41d8cd98f00b204e9800998ecf8427e')                       //=> 'http://a.test/empty'
  */
 export class ContentSeen {
   /** Four 32-bit words of digest per page, by id. */
@@ -28,10 +31,13 @@ export class ContentSeen {
     return id < 0 ? undefined : this.urls.get(id);
   }
 
-  /** Remembers `url` as the first with content `md5`; a digest already there keeps its first URL. */
-  add(md5: string, url: string): void {
+  /**
+   * Remembers `url` as the first with content `md5`, unless a URL had it before: that one is kept
+   * and returned (one look-up for the crawl's "is this a copy, and of what").
+   */
+  add(md5: string, url: string): string | undefined {
     let slot = this.slotOf(md5);
-    if (this.slots[slot]! >= 0) return;
+    if (this.slots[slot]! >= 0) return this.urls.get(this.slots[slot]!);
     const id = this.urls.add(url);
     this.size++;
     if (4 * id === this.digests.length) {
@@ -39,24 +45,25 @@ export class ContentSeen {
       digests.set(this.digests);
       this.digests = digests;
     }
-    for (let w = 0; w < 4; w++) this.digests[4 * id + w] = parseInt(md5.slice(8 * w, 8 * w + 8), 16);
+    this.digests.set(KEY, 4 * id);
     if (2 * this.size > this.slots.length) {
       this.rehash(2 * this.slots.length);
       slot = this.slotOf(md5);
     }
     this.slots[slot] = id;
+    return undefined;
   }
 
   /** The slot that holds this digest, or the empty one where it would go. */
   private slotOf(md5: string): number {
     if (!DIGEST.test(md5)) throw new RangeError(`not an MD5 in hex: ${JSON.stringify(md5)}`);
-    const w0 = parseInt(md5.slice(0, 8), 16), w1 = parseInt(md5.slice(8, 16), 16), w2 = parseInt(md5.slice(16, 24), 16), w3 = parseInt(md5.slice(24), 16);
+    for (let w = 0; w < 4; w++) KEY[w] = parseInt(md5.slice(8 * w, 8 * w + 8), 16);
     const mask = this.slots.length - 1;
-    for (let slot = w0 & mask; ; slot = (slot + 1) & mask) {
+    for (let slot = KEY[0]! & mask; ; slot = (slot + 1) & mask) {
       const id = this.slots[slot]!;
       if (id < 0) return slot;
-      const d = 4 * id;
-      if (this.digests[d] === w0 >>> 0 && this.digests[d + 1] === w1 >>> 0 && this.digests[d + 2] === w2 >>> 0 && this.digests[d + 3] === w3 >>> 0) return slot;
+      const d = 4 * id, h = this.digests;
+      if (h[d] === KEY[0] && h[d + 1] === KEY[1] && h[d + 2] === KEY[2] && h[d + 3] === KEY[3]) return slot;
     }
   }
 

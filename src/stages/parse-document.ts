@@ -55,9 +55,8 @@ export interface NearDuplicates {
  * followed unless `near.skipLinks`); the links to follow are candidates one level deeper.
  */
 export function documentInfo(req: CrawlRequest, d: DocumentDescription, contentSeen: ContentSeen, near?: NearDuplicates): DocumentInfo {
-  const first = contentSeen.first(d.contentMd5);
+  const first = contentSeen.add(d.contentMd5, req.url);
   const duplicateOf = first !== undefined && first !== req.url ? first : null;
-  if (first === undefined) contentSeen.add(d.contentMd5, req.url);
   let nearDuplicateOf: string | null = null;
   if (near !== undefined && d.simhash !== null && duplicateOf === null) {
     nearDuplicateOf = near.index.find(d.simhash, req.url) ?? null;
