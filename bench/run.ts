@@ -10,7 +10,8 @@
  *
  * Each server runs in a child process of its own; the crawler is `node dist/tarantula.mjs crawl` on a
  * generated Crawler.conf (threads 16, no politeness delay, every body saved, no page cap). Pages/s
- * is documents / wall seconds of the whole crawler process. Other flags: --threads N, --keep (keep
+ * is documents / wall seconds of the whole crawler process. Other flags: --threads N, --max-per-host N
+ * (a site at that many connections only, instead of 1 and then --threads), --keep (keep
  * the work folder), --json FILE (append the results as JSON lines), --node-args "FLAGS" (for the
  * crawler's node). With --frontier redis, a redis-server of its own (temp dir, AOF on, as the
  * README says to run it) serves each run; its command count
@@ -143,7 +144,7 @@ async function staticSite(dir: string): Promise<boolean> {
   try {
     const seed = `http://127.0.0.1:${server.port}/`;
     let ok = true;
-    for (const maxPerHost of [1, threads]) {
+    for (const maxPerHost of value('--max-per-host') ? [Number(value('--max-per-host'))] : [1, threads]) {
       const settings: CrawlSettings = { seeds: [seed], scope: 'host-scope', resolve: [], threads, maxPerHost, timeLimitSeconds: timeLimitSeconds(0) };
       const run = await measure(`site ${dir}: tarantula, threads ${threads}, max-per-host ${maxPerHost}`, server, settings, { site: dir, maxPerHost });
       ok &&= run.exitCode === 0;
