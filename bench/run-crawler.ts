@@ -1,5 +1,5 @@
 /**
- * Runs the real CLI (`node dist/tarantula.mjs crawl CONF`) on a generated Crawler.conf, as a child
+ * Runs the real CLI (`bin/tarantula crawl CONF`, the command `npx tarantula` runs) on a generated Crawler.conf, as a child
  * process wrapped in `/usr/bin/time -v` when present, and gathers what it cost: wall seconds of the
  * whole process (node start-up and exit included), the crawler's own stats.json (its
  * `process.resourceUsage()` at the end of the crawl), and time's figures as a cross-check.
@@ -13,7 +13,7 @@ import type { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 
 const TIME = '/usr/bin/time';
-export const CLI = fileURLToPath(new URL('../dist/tarantula.mjs', import.meta.url));
+export const CLI = fileURLToPath(new URL('../bin/tarantula', import.meta.url));
 
 /** The crawl's settings; every one written to the generated Crawler.conf. */
 export interface CrawlSettings {
@@ -129,12 +129,13 @@ export async function runCrawler(
   const confPath = join(workDir, 'bench.conf');
   await writeFile(confPath, benchConf(settings, repository));
   const timeFile = join(workDir, 'time.txt');
-  const nodeCmd = [process.execPath, ...(opts.nodeArgs ?? []), CLI, 'crawl', confPath, ...(opts.args ?? [])];
+  const nodeCmd = [CLI, 'crawl', confPath, ...(opts.args ?? [])];
   const useTime = existsSync(TIME);
   const argv = useTime ? [TIME, '-v', '-o', timeFile, ...nodeCmd] : nodeCmd;
   const log = createWriteStream(join(workDir, 'crawler.log'));
   const t0 = performance.now();
-  const child = spawn(argv[0]!, argv.slice(1), { stdio: [opts.stdin ? 'pipe' : 'ignore', 'ignore', 'pipe'] });
+  const env = { ...process.env, TARANTULA_NODE_FLAGS: (opts.nodeArgs ?? []).join(' ') };
+  const child = spawn(argv[0]!, argv.slice(1), { env, stdio: [opts.stdin ? 'pipe' : 'ignore', 'ignore', 'pipe'] });
   child.stderr!.pipe(log);
   const writing = opts.stdin?.(child.stdin!);
   const [exitCode] = (await once(child, 'exit')) as [number | null];

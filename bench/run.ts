@@ -8,7 +8,7 @@
  *   npm run bench -- --pages 20000 --warc           # the same crawl archived as WARC (and CDXJ)
  *   npm run bench -- --pages 20000 --frontier redis --workers 1,2,4   # the shared frontier, against in-process
  *
- * Each server runs in a child process of its own; the crawler is `node dist/tarantula.mjs crawl` on a
+ * Each server runs in a child process of its own; the crawler is `bin/tarantula crawl` on a
  * generated Crawler.conf (threads 16, no politeness delay, every body saved, no page cap). Pages/s
  * is documents / wall seconds of the whole crawler process. Other flags: --threads N, --max-per-host N
  * (a site at that many connections only, instead of 1 and then --threads), --keep (keep

@@ -69,7 +69,7 @@ function exited(child: ChildProcess): Promise<Exit> {
   });
 }
 
-const tarantula = (args: readonly string[], cwd: string): ChildProcess => spawn(process.execPath, [CLI, ...args], { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
+const tarantula = (args: readonly string[], cwd: string): ChildProcess => spawn(CLI, args, { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
 
 /** What the server saw of one case: requests per page (robots.txt left out), and those in flight now. */
 function seenBy(agent: string) {
@@ -141,7 +141,7 @@ describe('a stop keeps every admitted URL: the same command then finishes the cr
     const repo = join(tmp.dir, 'linkgraph');
     const agent = 'tarantula/stop-linkgraph';
     const quoted = ['run', 'linkgraph', ...crawlArgs(repo, agent)].map((a) => `'${a}'`).join(' ');
-    const piped = spawn('bash', ['-c', `set -o pipefail; '${process.execPath}' '${CLI}' ${quoted} | head -1`], { cwd: tmp.dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    const piped = spawn('bash', ['-c', `set -o pipefail; '${CLI}' ${quoted} | head -1`], { cwd: tmp.dir, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     piped.stdout?.setEncoding('utf8').on('data', (s: string) => (stdout += s));
     const first = await exited(piped);

@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-/** The built CLI (`npm test` builds first): tests run what users run. */
-export const CLI = fileURLToPath(new URL('../../dist/tarantula.mjs', import.meta.url));
+/** The command `npx tarantula` runs, on the built CLI (`npm test` builds first): tests run what users run. */
+export const CLI = fileURLToPath(new URL('../../bin/tarantula', import.meta.url));
 
 export interface CliResult {
   readonly code: number | null;
@@ -30,7 +30,7 @@ export interface CliOptions {
  */
 export function runCli(args: readonly string[], opts: CliOptions = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
+    const child = spawn(CLI, args, {
       cwd: opts.cwd,
       env: { ...process.env, ...opts.env },
       stdio: [opts.stdin ?? 'ignore', 'pipe', 'pipe'],

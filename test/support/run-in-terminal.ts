@@ -38,7 +38,7 @@ export function runInTerminal(args: readonly string[], env: NodeJS.ProcessEnv, o
     const pidFile = join(tmpdir(), `tarantula-pty-${process.pid}-${++runs}.pid`);
     const command =
       `echo $$ > ${quote(pidFile)}; exec ` +
-      [process.execPath, CLI, ...args].map(quote).join(' ') +
+      [CLI, ...args].map(quote).join(' ') +
       (opts.stdoutTo === undefined ? '' : ` > ${quote(opts.stdoutTo)}`);
     const child = spawn('script', ['-qfec', command, '/dev/null'], { cwd: opts.cwd, env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let screen = '';

@@ -1,0 +1,56 @@
+import { execFile } from 'node:child_process';
+import { mkdir, symlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { VERSION } from '../src/config/version.js';
+import { CLI, runCli } from './support/run-cli.js';
+import { tempDir } from './support/temp-dir.js';
+
+// bin/tarantula, the file npm links as `tarantula`: a shell script that sets glibc's malloc up and
+// becomes node on dist/tarantula.mjs. Every other CLI test runs through it too; these check what it
+// adds to node.
+
+/** Node loads this before the CLI: it prints what the process was started with. */
+const REPORT = '--import=data:text/javascript,process.stdout.write(JSON.stringify({pid:process.pid,malloc:process.env.MALLOC_MMAP_THRESHOLD_||null})+"\\n")';
+
+/** The environment of the tests without any malloc setting of the machine's own. */
+function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env = { ...process.env, TARANTULA_NODE_FLAGS: REPORT, ...extra };
+  for (const name of ['MALLOC_MMAP_THRESHOLD_', 'GLIBC_TUNABLES']) if (!(name in extra)) delete env[name];
+  return env;
+}
+
+async function started(env: NodeJS.ProcessEnv): Promise<{ pid: number; childPid: number; malloc: string | null; version: string }> {
+  let childPid = 0;
+  const { code, stdout, stderr } = await runCli(['--version'], { env, onSpawn: (child) => (childPid = child.pid!) });
+  expect(code, stderr).toBe(0);
+  const [report, version] = stdout.trim().split('\n');
+  return { ...(JSON.parse(report!) as { pid: number; malloc: string | null }), childPid, version: version! };
+}
+
+describe('the tarantula command (bin/tarantula)', () => {
+  let tmp: Awaited<ReturnType<typeof tempDir>>;
+  beforeEach(async () => (tmp = await tempDir()));
+  afterEach(() => tmp.remove());
+
+  it('runs through the link npm makes in node_modules/.bin', async () => {
+    const bin = join(tmp.dir, 'node_modules', '.bin');
+    await mkdir(bin, { recursive: true });
+    await symlink(CLI, join(bin, 'tarantula'));
+    const { stdout } = await promisify(execFile)('tarantula', ['--version'], { cwd: tmp.dir, env: { ...process.env, PATH: `${bin}:${process.env.PATH}` } });
+    expect(stdout).toBe(`tarantula ${VERSION}\n`);
+  });
+
+  it('becomes node itself (the pid that was started, so signals and exit codes are node\'s), with the node flags of TARANTULA_NODE_FLAGS and malloc\'s threshold fixed', async () => {
+    const run = await started(cleanEnv());
+    expect(run.pid).toBe(run.childPid);
+    expect(run.malloc).toBe('131072');
+    expect(run.version).toBe(`tarantula ${VERSION}`);
+  });
+
+  it('leaves a malloc setting of the user\'s own as it is', async () => {
+    expect((await started(cleanEnv({ MALLOC_MMAP_THRESHOLD_: '262144' }))).malloc).toBe('262144');
+    expect((await started(cleanEnv({ GLIBC_TUNABLES: 'glibc.malloc.trim_threshold=1048576' }))).malloc).toBeNull();
+  });
+});
