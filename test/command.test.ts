@@ -16,7 +16,7 @@ const REPORT = '--import=data:text/javascript,process.stdout.write(JSON.stringif
 
 /** The environment of the tests without any malloc setting of the machine's own. */
 function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const env = { ...process.env, TARANTULA_NODE_FLAGS: REPORT, ...extra };
+  const env: NodeJS.ProcessEnv = { ...process.env, TARANTULA_NODE_FLAGS: REPORT, ...extra };
   for (const name of ['MALLOC_MMAP_THRESHOLD_', 'GLIBC_TUNABLES']) if (!(name in extra)) delete env[name];
   return env;
 }
