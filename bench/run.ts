@@ -7,6 +7,7 @@
  *   npm run bench -- --pages 20000 --cpu-prof DIR   # also write a V8 CPU profile of the crawler
  *   npm run bench -- --pages 20000 --warc           # the same crawl archived as WARC (and CDXJ)
  *   npm run bench -- --pages 20000 --frontier redis --workers 1,2,4   # the shared frontier, against in-process
+ *   npm run bench -- --pages 20000 --compare-crawlee DIR   # then Crawlee from DIR (npm install --prefix DIR crawlee@3.18.1)
  *
  * Each server runs in a child process of its own; the crawler is `bin/tarantula crawl` on a
  * generated Crawler.conf (threads 16, no politeness delay, every body saved, no page cap). Pages/s
@@ -23,6 +24,7 @@ import { join, resolve } from 'node:path';
 import { startChildServer, type ChildServer } from './child-server.js';
 import { procCpuSeconds } from './proc-cpu.js';
 import { runCrawler, type CrawlerRun, type CrawlSettings } from './run-crawler.js';
+import { runCrawlee } from './run-crawlee.js';
 import { runWget } from './run-wget.js';
 import { expected, hubUrl } from './synthetic-web.js';
 import { startRedis, type TestRedis } from '../test/support/redis-server.js';
@@ -102,6 +104,23 @@ async function redisFigures(redis: TestRedis): Promise<{ roundTrips: number; com
   return { roundTrips, commands, cpuSeconds: field('used_cpu_user') + field('used_cpu_sys') };
 }
 
+/** Crawlee's CheerioCrawler on the same server, right after our run: pages/s, CPU, RSS, and the ratio. */
+async function compareCrawlee(crawleeDir: string, server: ChildServer, ours: CrawlerRun, pages: number): Promise<boolean> {
+  const want = expected({ pages, hosts });
+  const work = await mkdtemp(join(tmpdir(), 'tarantula-bench-crawlee-'));
+  const c = await runCrawlee(crawleeDir, hubUrl(server.port), work, threads);
+  const ok = c.exitCode === 0 && c.documents === want.documents && c.notFound === want.notFound;
+  const ourRate = ours.stats.documents / ours.wallSeconds;
+  console.log(`\nsynthetic web: ${fmt(pages, 0)} pages, Crawlee ${threads} in flight`);
+  console.log(`  command        ${c.command}`);
+  console.log(`  exit ${c.exitCode}; documents ${c.documents}, 404s ${c.notFound}, failures ${c.failures}: ${ok ? 'complete' : 'INCOMPLETE'}`);
+  console.log(`  wall           ${fmt(c.wallSeconds, 2)} s whole process → ${fmt(c.documents / c.wallSeconds)} pages/s; tarantula ${fmt(ourRate)} = ${fmt(ourRate / (c.documents / c.wallSeconds))}×`);
+  if (c.time) console.log(`  /usr/bin/time  CPU ${fmt(c.time.cpuSeconds, 2)} s (user ${fmt(c.time.userSeconds, 2)} + sys ${fmt(c.time.sysSeconds, 2)}); max RSS ${c.time.maxRssMb} MB`);
+  if (jsonFile) await appendFile(jsonFile, JSON.stringify({ label: 'crawlee', pages, ...c }) + '\n');
+  if (!keep) workDirs.push(work);
+  return ok;
+}
+
 async function syntheticWeb(pages: number): Promise<boolean> {
   const server = await startChildServer('synthetic-web.ts', ['--pages', String(pages), '--hosts', String(hosts)]);
   try {
@@ -118,7 +137,10 @@ async function syntheticWeb(pages: number): Promise<boolean> {
       console.log(`  check          ${ok ? 'complete' : 'INCOMPLETE'}: ${run.stats.documents}/${want.documents} documents, ${got404}/${want.notFound} 404s`);
       return ok;
     };
-    let ok = check(await measure(`synthetic web: ${fmt(pages, 0)} pages on ${hosts} hosts (+ hub), threads ${threads}${warc ? ', --warc' : ''}`, server, settings, { pages, hosts, threads, warc }));
+    const ours = await measure(`synthetic web: ${fmt(pages, 0)} pages on ${hosts} hosts (+ hub), threads ${threads}${warc ? ', --warc' : ''}`, server, settings, { pages, hosts, threads, warc });
+    let ok = check(ours);
+    const crawleeDir = value('--compare-crawlee');
+    if (crawleeDir !== undefined) ok = (await compareCrawlee(resolve(crawleeDir), server, ours, pages)) && ok;
     if (!sharedFrontier) return ok;
     for (const workers of workerCounts) {
       const redis = await startRedis();
