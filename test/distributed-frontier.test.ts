@@ -66,6 +66,37 @@ describe('the shared frontier on a real redis-server', () => {
     b.connection.disconnect();
   });
 
+  it('gives a host back at the end of its time slice to another worker first, not to the one that had it', async () => {
+    // One host, worked by a without a pause: after its 1 s slice (one lease period) it goes back, and
+    // a, which learns first that it is ready again, must leave it to b, which is idle and asking.
+    const urls = Array.from({ length: 400 }, (_, i) => `http://slice.test/${i}`);
+    const a = worker('slice', 'a', { leaseMs: 1000, politeness: { delayMs: () => 5 } });
+    const b = worker('slice', 'b', { leaseMs: 1000, politeness: { delayMs: () => 5 } });
+    a.frontier.pushAll(urls.map(request));
+    await a.frontier.flush();
+    const byWorker = { a: [] as string[], b: [] as string[] };
+    const until = Date.now() + 20_000;
+    while (byWorker.a.length + byWorker.b.length < urls.length && Date.now() < until) {
+      let pulled = false;
+      for (const [name, w] of [['a', a], ['b', b]] as const) {
+        const req = w.frontier.pull(Date.now());
+        if (req === undefined) continue;
+        pulled = true;
+        byWorker[name].push(req.url);
+        w.frontier.settle({ kind: 'skipped', req, reason: 'duplicate' });
+        w.frontier.release(req, Date.now());
+      }
+      if (!pulled) await new Promise((r) => setTimeout(r, 2));
+    }
+    expect([...byWorker.a, ...byWorker.b].sort()).toEqual([...urls].sort());
+    expect(byWorker.a.length).toBeGreaterThan(0);
+    expect(byWorker.b.length).toBeGreaterThan(0);
+    await a.frontier.close();
+    await b.frontier.close();
+    a.connection.disconnect();
+    b.connection.disconnect();
+  });
+
   it('admits each URL once across workers, and keeps max-pages-per-host across them', async () => {
     const a = worker('admit', 'a', { maxPagesPerHost: 3 });
     const b = worker('admit', 'b', { maxPagesPerHost: 3 });

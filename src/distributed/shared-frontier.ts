@@ -4,7 +4,7 @@ import type { CrawlRequest } from '../model/crawl-request.js';
 import { hostFrontier, type DelayPolicy, type Frontier } from '../frontier/host-frontier.js';
 import { crawlRequestCodec } from '../frontier/request-codec.js';
 import { fingerprintOf } from '../frontier/seen-set.js';
-import { readSyncReply, syncArgs, SYNC_SCRIPT, type Admit, type SyncReply } from './sync-script.js';
+import { readSyncReply, syncArgs, SYNC_KEYS, SYNC_SCRIPT, type Admit, type SyncReply } from './sync-script.js';
 
 export interface SharedFrontierOptions {
   readonly redis: Redis;
@@ -116,7 +116,7 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
   leases = 0;
 
   constructor(private readonly opts: SharedFrontierOptions) {
-    opts.redis.defineCommand('tarantulaSync', { numberOfKeys: 6, lua: SYNC_SCRIPT });
+    opts.redis.defineCommand('tarantulaSync', { numberOfKeys: SYNC_KEYS.length, lua: SYNC_SCRIPT });
     const politeness: DelayPolicy = {
       delayMs: (host) => {
         const ms = opts.politeness.delayMs(host);

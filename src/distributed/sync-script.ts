@@ -4,7 +4,9 @@
  *
  * KEYS: ready (ZSET host → next-allowed ms), lease (ZSET host → expiry ms), owner (HASH host →
  * worker), counters (HASH: open, documents), next (HASH host → next-allowed ms, kept while the host
- * is idle so that its delay holds), hostCount (HASH host → URLs admitted, for max-pages-per-host).
+ * is idle so that its delay holds), hostCount (HASH host → URLs admitted, for max-pages-per-host),
+ * gave (HASH host → "WORKER UNTIL": a host given back at the end of its time slice, which the worker
+ * that gave it may not lease again before UNTIL ms unless no other worker has taken it).
  * Per-host and per-worker keys are built from the prefix `t:{CRAWL}:`, whose hash tag keeps every
  * key of a crawl in one Redis Cluster slot: `q:HOST` (LIST of pending requests, head = next),
  * `k:HOST` (LIST of the requests the host's lease holder took and has not finished), `w:WORKER`
@@ -31,7 +33,7 @@
  * then per host taken from: host, requests left in its queue, count, requests… }.
  */
 export const SYNC_SCRIPT = String.raw`
-local READY, LEASE, OWNER, N, NEXT, HC = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
+local READY, LEASE, OWNER, N, NEXT, HC, GAVE = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7]
 local P, worker = ARGV[1], ARGV[2]
 local ttl, want, batch = tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
 local dfs, maxHost, reclaim = ARGV[6] == 'dfs', tonumber(ARGV[7]), ARGV[8] == '1'
@@ -40,6 +42,10 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local mine = P .. 'w:' .. worker
 local maxPages, wantPermits, returned = tonumber(ARGV[9]), tonumber(ARGV[10]), tonumber(ARGV[11])
 local reapDelay = tonumber(ARGV[12])
+-- A host given back after its slice is first the other workers' to take: for as long as a busy
+-- worker goes between syncs (a tenth of a lease period, at most 1 s). Its giver knows first when it
+-- is ready again, and would otherwise take it back at once, every time.
+local firstClaim = math.min(1000, math.floor(ttl / 10))
 
 -- A host goes back to the shared queues: what its holder took and did not finish first, in order.
 local function giveBack(host, at)
@@ -119,7 +125,10 @@ i = i + nRenew + 1
 for _ = 1, tonumber(ARGV[i]) do
   local host, delay = ARGV[i + 1], tonumber(ARGV[i + 2])
   i = i + 2
-  if redis.call('HGET', OWNER, host) == worker then giveBack(host, now + delay) end
+  if redis.call('HGET', OWNER, host) == worker then
+    giveBack(host, now + delay)
+    redis.call('HSET', GAVE, host, worker .. ' ' .. (now + delay + firstClaim))
+  end
 end
 i = i + 1
 
@@ -129,13 +138,32 @@ for _ = 1, tonumber(ARGV[i]) do
   if redis.call('HGET', OWNER, host) == worker then take(host) end
 end
 
+-- Until when others have the first claim on a host this worker gave back (nil: none).
+local function leftToOthers(host)
+  local gave = redis.call('HGET', GAVE, host)
+  if not gave then return nil end
+  local giver, untilMs = string.match(gave, '^(.*) (%d+)$')
+  untilMs = tonumber(untilMs)
+  if giver == worker and now < untilMs then return untilMs end
+  return nil
+end
+
+local leased, leftUntil = 0, nil
 if want > 0 then
-  for _, host in ipairs(redis.call('ZRANGEBYSCORE', READY, '-inf', now, 'LIMIT', 0, want)) do
-    redis.call('ZREM', READY, host)
-    redis.call('ZADD', LEASE, now + ttl, host)
-    redis.call('HSET', OWNER, host, worker)
-    redis.call('SADD', mine, host)
-    take(host)
+  -- Up to as many again are looked at, in case some are left to the others.
+  for _, host in ipairs(redis.call('ZRANGEBYSCORE', READY, '-inf', now, 'LIMIT', 0, 2 * want)) do
+    if leased == want then break end
+    local left = leftToOthers(host)
+    if left then leftUntil = math.min(leftUntil or left, left)
+    else
+      redis.call('ZREM', READY, host)
+      redis.call('HDEL', GAVE, host)
+      redis.call('ZADD', LEASE, now + ttl, host)
+      redis.call('HSET', OWNER, host, worker)
+      redis.call('SADD', mine, host)
+      take(host)
+      leased = leased + 1
+    end
   end
 end
 
@@ -154,6 +182,8 @@ end
 local first = redis.call('ZRANGE', READY, 0, 0, 'WITHSCORES')
 local nextIn = -1
 if #first > 0 then nextIn = math.max(0, tonumber(first[2]) - now) end
+-- What is ready now is left to the others: for this worker it is ready once their first claim ends.
+if leftUntil and leased < want and nextIn == 0 then nextIn = leftUntil - now end
 local head = { open, done, admitted, nextIn, granted, reserved, #lost }
 for _, host in ipairs(lost) do head[#head + 1] = host end
 for _, v in ipairs(out) do head[#head + 1] = v end
@@ -198,10 +228,13 @@ export interface SyncReply {
   readonly taken: readonly { readonly host: string; readonly left: number; readonly blobs: readonly Buffer[] }[];
 }
 
+/** The names of the script's KEYS, after the crawl's prefix. */
+export const SYNC_KEYS = ['ready', 'lease', 'owner', 'n', 'next', 'hc', 'gave'] as const;
+
 /** The keys and arguments of one call of {@link SYNC_SCRIPT} for the crawl `crawlId`. */
 export function syncArgs(crawlId: string, r: SyncRequest): (string | number | Buffer)[] {
   const prefix = `t:{${crawlId}}:`;
-  const args: (string | number | Buffer)[] = ['ready', 'lease', 'owner', 'n', 'next', 'hc'].map((k) => prefix + k);
+  const args: (string | number | Buffer)[] = SYNC_KEYS.map((k) => prefix + k);
   args.push(prefix, r.worker, r.ttlMs, r.want, r.batch, r.order, r.maxPagesPerHost, r.reclaim ? 1 : 0, r.maxPages, r.wantPermits, r.returnedPermits, r.reapDelayMs);
   args.push(r.admits.length);
   for (const a of r.admits) args.push(a.bucket, a.member, a.host, a.blob);
