@@ -4,15 +4,13 @@
  * whole process (node start-up and exit included), the crawler's own stats.json (its
  * `process.resourceUsage()` at the end of the crawl), and time's figures as a cross-check.
  */
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { createWriteStream, existsSync } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { timedRun, type TimedRun } from './timed-run.js';
 
-const TIME = '/usr/bin/time';
 export const CLI = fileURLToPath(new URL('../bin/tarantula', import.meta.url));
 
 /** The crawl's settings; every one written to the generated Crawler.conf. */
@@ -45,19 +43,8 @@ export interface CrawlStatsJson {
   readonly pending?: number;
 }
 
-export interface TimeFigures {
-  readonly cpuSeconds: number;
-  readonly userSeconds: number;
-  readonly sysSeconds: number;
-  readonly maxRssMb: number;
-  readonly elapsedSeconds: number;
-}
-
-export interface CrawlerRun {
-  readonly exitCode: number | null;
-  readonly wallSeconds: number;
+export interface CrawlerRun extends TimedRun {
   readonly stats: CrawlStatsJson;
-  readonly time: TimeFigures | undefined;
   readonly confPath: string;
   readonly command: string;
 }
@@ -98,21 +85,6 @@ workers = ${s.workers ?? 1};
 `;
 }
 
-/** Parses the figures of GNU time's `-v` report. */
-export function parseTimeV(text: string): TimeFigures {
-  const field = (label: string): string => new RegExp(`${label}: (.+)`).exec(text)?.[1]?.trim() ?? 'NaN';
-  const elapsed = field('Elapsed \\(wall clock\\) time \\(h:mm:ss or m:ss\\)').split(':').map(Number);
-  const userSeconds = Number(field('User time \\(seconds\\)'));
-  const sysSeconds = Number(field('System time \\(seconds\\)'));
-  return {
-    cpuSeconds: userSeconds + sysSeconds,
-    userSeconds,
-    sysSeconds,
-    maxRssMb: Math.round(Number(field('Maximum resident set size \\(kbytes\\)')) / 1024),
-    elapsedSeconds: elapsed.reduce((acc, v) => acc * 60 + v, 0),
-  };
-}
-
 /**
  * Writes `workDir/bench.conf`, crawls into `workDir/repository`, and reads the results.
  *
@@ -128,21 +100,14 @@ export async function runCrawler(
   const repository = join(workDir, 'repository');
   const confPath = join(workDir, 'bench.conf');
   await writeFile(confPath, benchConf(settings, repository));
-  const timeFile = join(workDir, 'time.txt');
-  const nodeCmd = [CLI, 'crawl', confPath, ...(opts.args ?? [])];
-  const useTime = existsSync(TIME);
-  const argv = useTime ? [TIME, '-v', '-o', timeFile, ...nodeCmd] : nodeCmd;
+  const command = [CLI, 'crawl', confPath, ...(opts.args ?? [])];
   const log = createWriteStream(join(workDir, 'crawler.log'));
-  const t0 = performance.now();
   const env = { ...process.env, TARANTULA_NODE_FLAGS: (opts.nodeArgs ?? []).join(' ') };
-  const child = spawn(argv[0]!, argv.slice(1), { env, stdio: [opts.stdin ? 'pipe' : 'ignore', 'ignore', 'pipe'] });
-  child.stderr!.pipe(log);
-  const writing = opts.stdin?.(child.stdin!);
-  const [exitCode] = (await once(child, 'exit')) as [number | null];
-  await writing;
-  const wallSeconds = (performance.now() - t0) / 1000;
+  const run = await timedRun(command, join(workDir, 'time.txt'), { env, stdio: [opts.stdin ? 'pipe' : 'ignore', 'ignore', 'pipe'] }, (child) => {
+    child.stderr!.pipe(log);
+    return opts.stdin?.(child.stdin!);
+  });
   log.end();
   const stats = JSON.parse(await readFile(join(repository, 'stats.json'), 'utf8')) as CrawlStatsJson;
-  const time = useTime ? parseTimeV(await readFile(timeFile, 'utf8')) : undefined;
-  return { exitCode, wallSeconds, stats, time, confPath, command: nodeCmd.join(' ') };
+  return { ...run, stats, confPath, command: command.join(' ') };
 }
