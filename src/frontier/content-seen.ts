@@ -23,7 +23,11 @@ export class ContentSeen {
   private readonly urls = new UrlArena();
   /** Ids by slot, -1 empty; the slot is the digest's first word (already uniform), probed linearly. */
   private slots = new Int32Array(2048).fill(-1);
-  size = 0;
+
+  /** Distinct contents remembered. */
+  get size(): number {
+    return this.urls.size;
+  }
 
   /** The URL that first had content of this MD5 (32 hex digits), or undefined. */
   first(md5: string): string | undefined {
@@ -39,7 +43,6 @@ export class ContentSeen {
     let slot = this.slotOf(md5);
     if (this.slots[slot]! >= 0) return this.urls.get(this.slots[slot]!);
     const id = this.urls.add(url);
-    this.size++;
     if (4 * id === this.digests.length) {
       const digests = new Uint32Array(2 * this.digests.length);
       digests.set(this.digests);

@@ -26,7 +26,6 @@ export class NearDuplicateIndex {
   private next: Int32Array[];
   private hashes = new Uint32Array(2048);
   private readonly urls = new UrlArena();
-  size = 0;
 
   constructor(readonly bits: number) {
     if (!Number.isInteger(bits) || bits < 0 || bits > MAX_NEAR_DUPLICATE_BITS) throw new RangeError(`near-duplicate bits must be 0 to ${MAX_NEAR_DUPLICATE_BITS}, not ${bits}`);
@@ -42,7 +41,7 @@ export class NearDuplicateIndex {
   /** Remembers a page's hash (16 hex digits). */
   add(simhash: string, url: string): void {
     const hi = parseInt(simhash.slice(0, 8), 16), lo = parseInt(simhash.slice(8), 16);
-    const id = this.size++;
+    const id = this.urls.add(url);
     if (2 * id + 2 > this.hashes.length) this.grow();
     this.hashes[2 * id] = hi;
     this.hashes[2 * id + 1] = lo;
@@ -51,7 +50,11 @@ export class NearDuplicateIndex {
       this.next[t]![id] = this.heads[t]![bucket]!;
       this.heads[t]![bucket] = id;
     }
-    this.urls.add(url);
+  }
+
+  /** Pages remembered. */
+  get size(): number {
+    return this.urls.size;
   }
 
   /**
