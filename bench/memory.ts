@@ -163,11 +163,11 @@ for (const pages of [100_000, URLS]) {
     }
     return [contentSeen, near] as const;
   });
-  console.log(`indexed pages   ${perUrl(run.bytes, pages)} bytes per indexed page at ${pages.toLocaleString('en-US')} pages (content MD5s ${contentMapShare(pages)}, SimHash index the rest; URLs of ${urlOf(pages - 1).length} characters)`);
+  console.log(`indexed pages   ${perUrl(run.bytes, pages)} bytes per indexed page at ${pages.toLocaleString('en-US')} pages (content MD5s ${contentSeenShare(pages)}, SimHash index the rest; URLs of ${urlOf(pages - 1).length} characters)`);
 }
 
 /** The content MD5s' own part, measured alone. */
-function contentMapShare(pages: number): string {
+function contentSeenShare(pages: number): string {
   const { bytes } = grown(() => {
     const contentSeen = new ContentSeen();
     for (let i = 0; i < pages; i++) contentSeen.add(createHash('md5').update(String(i)).digest('hex'), flat(urlOf(i)));
