@@ -1,8 +1,5 @@
 import { createGzip, gzipSync } from 'node:zlib';
-import { WARCSerializer, type WARCRecord } from 'warcio';
-
-/** What warcio computes itself (the payload digest of a request record): SHA-1 in base32, as our own digests; its default is sha-256 in hex. */
-const DIGEST = { digest: { algo: 'sha-1', prefix: 'sha1:', base32: true } } as const;
+import type { RecordBlock } from './warc-records.js';
 
 /**
  * Below this a record is joined and deflated in one synchronous call (about 0.1 ms for a 10 KB page,
@@ -17,38 +14,30 @@ const SMALL = 1 << 20;
  */
 const ZLIB = { level: 1 };
 
+const CRLF = Buffer.from('\r\n');
+const END = Buffer.from('\r\n\r\n');
+
 /**
- * One record as one gzip member (WARC 1.1 annex D), serialized by warcio with the digests the record
- * already carries. warcio yields the headers and then the body buffer itself (not a copy); a large
- * body goes from there into a zlib stream, so it is never held twice uncompressed.
+ * One record as one gzip member (WARC 1.1 annex D): warcio's header block, then the record's block
+ * and the two CRLFs that end a record, as warcio's serializer frames them. Framed here rather than
+ * through its serializer, whose async generators, second encoding of the HTTP head and chunk
+ * buffering cost more than the record's digests (`npx tsx bench/warc-archive.ts`); the body buffer
+ * itself goes in, not a copy, and a large one through a zlib stream, so it is never held twice
+ * uncompressed.
  *
  * @example
- * const member = await gzipMember(record); // Buffer starting 1f 8b
+ * const member = await gzipMember(warcinfoRecord('c-00000.warc.gz', { software: 'tarantula' })); // Buffer starting 1f 8b
  */
-export async function gzipMember(record: WARCRecord): Promise<Buffer> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  let gzip: ReturnType<typeof createGzip> | undefined;
+export async function gzipMember({ record, block }: RecordBlock): Promise<Buffer> {
+  const parts = [Buffer.from(record.warcHeaders.toString()), CRLF, ...block, END];
+  const size = parts.reduce((n, p) => n + p.length, 0);
+  if (size <= SMALL) return gzipSync(Buffer.concat(parts, size), ZLIB);
   const out: Buffer[] = [];
-  for await (const chunk of new WARCSerializer(record, DIGEST)) {
-    size += chunk.length;
-    if (gzip === undefined && size <= SMALL) chunks.push(chunk);
-    else {
-      gzip ??= streamInto(out, chunks);
-      gzip.write(chunk);
-    }
-  }
-  if (gzip === undefined) return gzipSync(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size), ZLIB);
+  const gzip = createGzip(ZLIB);
+  gzip.on('data', (chunk: Buffer) => out.push(chunk));
   const done = new Promise<void>((resolve, reject) => gzip.on('end', resolve).on('error', reject));
+  for (const part of parts) gzip.write(part);
   gzip.end();
   await done;
   return Buffer.concat(out);
-}
-
-/** A gzip stream collecting into `out`, fed first what was held so far. */
-function streamInto(out: Buffer[], held: Uint8Array[]): ReturnType<typeof createGzip> {
-  const gzip = createGzip(ZLIB);
-  gzip.on('data', (chunk: Buffer) => out.push(chunk));
-  for (const chunk of held.splice(0)) gzip.write(chunk);
-  return gzip;
 }

@@ -62,7 +62,7 @@ export class WarcArchive {
     const revisit = this.revisitOf(response, digest, previous);
     // A payload archived in full for the first time: later copies refer to it.
     if (revisit === undefined && deduplicable(response.status, wire.body.length)) this.payloads.set(digest, { url, date });
-    const records = exchangeRecords({ url, status: response.status, startedAt: response.startedAt, truncated: response.truncated, wire, ip }, digest, revisit);
+    const records = exchangeRecords({ url, host: u.host, status: response.status, date, truncated: response.truncated, wire, ip }, digest, revisit);
     const members = await Promise.all(records.map(gzipMember));
     const type = response.headers['content-type'];
     await this.series.append({

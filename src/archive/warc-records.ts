@@ -31,8 +31,11 @@ export function warcDate(ms: number): string {
 /** One fetch as the archive sees it. */
 export interface Capture {
   readonly url: string;
+  /** The URL's `host` (name and port), for the request's Host header. */
+  readonly host: string;
   readonly status: number;
-  readonly startedAt: number;
+  /** The WARC-Date of the fetch's start. */
+  readonly date: string;
   readonly truncated: boolean;
   readonly wire: WireExchange;
   /** The peer address of the connection, when known. */
@@ -51,21 +54,27 @@ export interface Revisit {
   readonly original: Original | undefined;
 }
 
+/** A record and its block as it goes into the WARC: the HTTP head, then the payload (none for a revisit). */
+export interface RecordBlock {
+  readonly record: WARCRecord;
+  readonly block: readonly Uint8Array[];
+}
+
 /**
  * The request record and the response (or revisit) record of one fetch, linked both ways by
  * WARC-Concurrent-To: the request as sent, the response's status line and headers as received and
  * its body as it came off the wire (still gzip if it came gzip). A Transfer-Encoding header is left
- * out, because undici has already undone the chunking and the block holds the plain body.
+ * out, because undici has already undone the chunking and the block holds the plain body. Each
+ * record carries its digests and Content-Length, so that its header block is final.
  *
  * @example
  * const [request, response] = exchangeRecords(capture, payloadDigest);
  */
-export function exchangeRecords(c: Capture, payloadDigest: string, revisit?: Revisit): [WARCRecord, WARCRecord] {
-  const date = warcDate(c.startedAt);
+export function exchangeRecords(c: Capture, payloadDigest: string, revisit?: Revisit): [RecordBlock, RecordBlock] {
+  const { date, host } = c;
   const requestId = `<urn:uuid:${randomUUID()}>`;
   const responseId = `<urn:uuid:${randomUUID()}>`;
   const ip: Record<string, string> = c.ip !== undefined ? { 'WARC-IP-Address': c.ip } : {};
-  const host = new URL(c.url).host;
   const request = WARCRecord.create({
     url: c.url, date, type: 'request', warcVersion: WARC_1_1,
     statusline: `GET ${c.wire.target} HTTP/1.1`,
@@ -75,36 +84,42 @@ export function exchangeRecords(c: Capture, payloadDigest: string, revisit?: Rev
   const headers = c.wire.headers.filter(([name]) => name.toLowerCase() !== 'transfer-encoding') as [string, string][];
   const statusline = `HTTP/1.1 ${c.status}${c.wire.statusText ? ` ${c.wire.statusText}` : ''}`;
   const warcHeaders: Record<string, string> = { 'WARC-Record-ID': responseId, 'WARC-Concurrent-To': requestId, ...ip };
-  const response = WARCRecord.create(
-    {
-      url: c.url, date, type: revisit ? 'revisit' : 'response', warcVersion: WARC_1_1, statusline, httpHeaders: headers, warcHeaders,
-      ...(revisit?.original ? { refersToUrl: revisit.original.url, refersToDate: revisit.original.date } : {}),
-    },
-    revisit ? [] : [c.wire.body],
-  );
+  const response = WARCRecord.create({
+    url: c.url, date, type: revisit ? 'revisit' : 'response', warcVersion: WARC_1_1, statusline, httpHeaders: headers, warcHeaders,
+    ...(revisit?.original ? { refersToUrl: revisit.original.url, refersToDate: revisit.original.date } : {}),
+  });
   // The empty payload's digest, which warcio would otherwise compute on a WASM hasher of its own.
   request.warcHeaders.headers.set('WARC-Payload-Digest', EMPTY_DIGEST);
-  digest(request);
   const h = response.warcHeaders.headers;
   if (revisit) h.set('WARC-Profile', revisit.profile);
   if (revisit?.profile !== SERVER_NOT_MODIFIED) h.set('WARC-Payload-Digest', payloadDigest);
   if (!revisit && c.truncated) h.set('WARC-Truncated', 'length');
-  digest(response, revisit ? undefined : c.wire.body);
-  return [request, response];
+  return [withBlock(request), withBlock(response, revisit ? undefined : c.wire.body)];
 }
 
 /**
- * The warcinfo record at the head of each file: what wrote it and how (WARC 1.1 §6.4).
+ * The warcinfo record at the head of each file: what wrote it and how (WARC 1.1 §6.4), its block
+ * the fields as `name: value` lines.
  *
  * @example
  * warcinfoRecord('crawl-00000.warc.gz', { software: 'tarantula/0.1.0' })
  */
-export function warcinfoRecord(filename: string, fields: Readonly<Record<string, string>>): WARCRecord {
-  return WARCRecord.createWARCInfo({ filename, warcVersion: WARC_1_1, date: warcDate(Date.now()) }, { ...fields });
+export function warcinfoRecord(filename: string, fields: Readonly<Record<string, string>>): RecordBlock {
+  const record = WARCRecord.create({ filename, type: 'warcinfo', warcVersion: WARC_1_1, date: warcDate(Date.now()) });
+  const block = Buffer.from(Object.entries(fields).map(([name, value]) => `${name}: ${value}\r\n`).join(''));
+  record.warcHeaders.headers.set('Content-Length', String(block.length));
+  return { record, block: [block] };
 }
 
-/** Sets the block digest: the HTTP header block as warcio will write it, then the payload. */
-function digest(record: WARCRecord, payload?: Buffer): void {
-  const head = `${record.httpHeaders!.toString()}\r\n`;
-  record.warcHeaders.headers.set('WARC-Block-Digest', payload ? sha1Digest(head, payload) : sha1Digest(head));
+/**
+ * The record's block (its HTTP head as warcio formats it, then the payload), with the block digest
+ * and Content-Length set last, where warcio's serializer would set them.
+ */
+function withBlock(record: WARCRecord, payload?: Buffer): RecordBlock {
+  const head = Buffer.from(`${record.httpHeaders!.toString()}\r\n`);
+  const block = payload ? [head, payload] : [head];
+  const h = record.warcHeaders.headers;
+  h.set('WARC-Block-Digest', sha1Digest(...block));
+  h.set('Content-Length', String(head.length + (payload?.length ?? 0)));
+  return { record, block };
 }
