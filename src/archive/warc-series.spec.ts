@@ -1,4 +1,4 @@
-import { appendFile, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -77,5 +77,16 @@ describe('WarcSeries', () => {
     await series.close();
     await writeFile(warcPath(base, 0), HEAD);
     await expect(open(0)).rejects.toThrow(`${warcPath(base, 0)} is 10 bytes, but ${cdxjPath(base, 0)} lists a record ending at byte 50`);
+  });
+
+  it('fails every later append once a write failed, naming the file and the cause', async () => {
+    // The next file is the full device: its warcinfo cannot be written when the series rolls over.
+    const series = await open(60);
+    await symlink('/dev/full', warcPath(base, 1));
+    await series.append(exchange(0));
+    await expect(series.append(exchange(1))).rejects.toThrow(`cannot write the WARC ${warcPath(base, 0)}: ENOSPC`);
+    await expect(series.append(exchange(2))).rejects.toThrow('ENOSPC');
+    await series.close();
+    expect((await lines(0)).map((l) => l.url)).toEqual(['http://a.test/0']);
   });
 });
