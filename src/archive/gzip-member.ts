@@ -14,6 +14,15 @@ const SMALL = 1 << 20;
  */
 const ZLIB = { level: 1 };
 
+/**
+ * zlib's output buffer for a record of `size` bytes: about what a page deflates to. The member is a
+ * slice of that buffer, and every buffer counts as external memory to V8 until it is collected, which
+ * brings its full collections forward: with zlib's default 16 KiB for every record (a 300-byte request
+ * among them) the bench crawl with `--warc` ran at 611–689 pages/s, with this at 643–730 (four
+ * alternated rounds, 0.6–5.7 s less CPU). A record that deflates to more takes a second buffer.
+ */
+const outputBuffer = (size: number): number => Math.min(16384, Math.max(1024, size >>> 1));
+
 const CRLF = Buffer.from('\r\n');
 const END = Buffer.from('\r\n\r\n');
 
@@ -31,7 +40,7 @@ const END = Buffer.from('\r\n\r\n');
 export async function gzipMember({ record, block }: RecordBlock): Promise<Buffer> {
   const parts = [Buffer.from(record.warcHeaders.toString()), CRLF, ...block, END];
   const size = parts.reduce((n, p) => n + p.length, 0);
-  if (size <= SMALL) return gzipSync(Buffer.concat(parts, size), ZLIB);
+  if (size <= SMALL) return gzipSync(Buffer.concat(parts, size), { ...ZLIB, chunkSize: outputBuffer(size) });
   const out: Buffer[] = [];
   const gzip = createGzip(ZLIB);
   gzip.on('data', (chunk: Buffer) => out.push(chunk));

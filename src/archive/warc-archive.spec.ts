@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,9 +28,12 @@ describe('WarcArchive', () => {
     const small = Buffer.from('<title>small</title>');
     // Past 1 MiB a record is deflated as a stream rather than joined first (gzip-member.ts).
     const large = Buffer.alloc(3 << 20, 'large body ');
+    // Bytes that do not deflate: the member outgrows zlib's output buffer for its size.
+    const random = randomBytes(40_000);
     await Promise.all([
       archive.record('http://a.test/small', response('/small', small)),
       archive.record('http://a.test/large', response('/large', large)),
+      archive.record('http://a.test/random', response('/random', random)),
     ]);
     await archive.record('http://a.test/copy', response('/copy', small));
     await archive.record('http://a.test/small', response('/small', Buffer.alloc(0), 304), { url: 'http://a.test/small', date: '2026-11-30T09:00:00Z' });
@@ -38,8 +42,9 @@ describe('WarcArchive', () => {
     const [file] = await warcFiles(dir, 'c');
     const records = await checkWarc(file!, (ok, what) => expect(ok, what).toBe(true));
     const of = (type: string, path: string) => records.find((r) => r.type === type && r.header('WARC-Target-URI') === `http://a.test${path}`)!;
-    expect(records.map((r) => r.type).sort()).toEqual(['request', 'request', 'request', 'request', 'response', 'response', 'revisit', 'revisit', 'warcinfo']);
+    expect(records.map((r) => r.type).sort()).toEqual(['request', 'request', 'request', 'request', 'request', 'response', 'response', 'response', 'revisit', 'revisit', 'warcinfo']);
     expect(of('response', '/large').block.subarray(of('response', '/large').payloadAt).equals(large)).toBe(true);
+    expect(of('response', '/random').block.subarray(of('response', '/random').payloadAt).equals(random)).toBe(true);
     expect(of('response', '/small').header('WARC-IP-Address')).toBe('127.0.0.1');
     expect(of('revisit', '/copy').header('WARC-Refers-To-Target-URI')).toBe('http://a.test/small');
     expect(of('revisit', '/copy').header('WARC-Payload-Digest')).toBe(sha1Base32(small));
