@@ -9,8 +9,8 @@ export const SERVER_NOT_MODIFIED = 'http://netpreserve.org/warc/1.1/revisit/serv
 
 /**
  * `sha1:` and the base32 of the SHA-1 of `parts`, as Heritrix, wget and pywb write digests. Computed
- * here with node:crypto and passed to warcio: its own hashing instantiates a WASM SHA-1 per record
- * (about 0.5 ms each, measured), more than the rest of a record's work.
+ * with node:crypto and set on warcio's records: warcio's serializer hashes on a WASM SHA-1 it
+ * instantiates per record (about 0.5 ms each, measured), more than the rest of a record's work.
  *
  * @example
  * sha1Digest(Buffer.from('')) //=> 'sha1:3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ'
@@ -88,7 +88,7 @@ export function exchangeRecords(c: Capture, payloadDigest: string, revisit?: Rev
     url: c.url, date, type: revisit ? 'revisit' : 'response', warcVersion: WARC_1_1, statusline, httpHeaders: headers, warcHeaders,
     ...(revisit?.original ? { refersToUrl: revisit.original.url, refersToDate: revisit.original.date } : {}),
   });
-  // The empty payload's digest, which warcio would otherwise compute on a WASM hasher of its own.
+  // A request has no payload; its digest is the empty one's, as warcio's serializer writes it.
   request.warcHeaders.headers.set('WARC-Payload-Digest', EMPTY_DIGEST);
   const h = response.warcHeaders.headers;
   if (revisit) h.set('WARC-Profile', revisit.profile);
