@@ -26,6 +26,7 @@ import { procCpuSeconds } from './proc-cpu.js';
 import { runCrawler, type CrawlerRun, type CrawlSettings } from './run-crawler.js';
 import { runCrawlee } from './run-crawlee.js';
 import { runWget } from './run-wget.js';
+import type { TimeFigures } from './timed-run.js';
 import { expected, hubUrl } from './synthetic-web.js';
 import { startRedis, type TestRedis } from '../test/support/redis-server.js';
 
@@ -37,6 +38,7 @@ const value = (name: string): string | undefined => {
 const threads = Number(value('--threads') ?? 16);
 const hosts = Number(value('--hosts') ?? 50);
 const keep = argv.includes('--keep');
+const maxPerHostFlag = value('--max-per-host');
 const warc = argv.includes('--warc');
 const jsonFile = value('--json');
 const cpuProfDir = value('--cpu-prof');
@@ -54,6 +56,8 @@ const timeLimitSeconds = (pages: number): number => Math.max(290, Math.ceil(page
 const workDirs: string[] = [];
 
 const fmt = (n: number, digits = 1): string => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+/** GNU time's figures of a run, as every run's report prints them. */
+const timeLine = (t: TimeFigures): string => `  /usr/bin/time  CPU ${fmt(t.cpuSeconds, 2)} s (user ${fmt(t.userSeconds, 2)} + sys ${fmt(t.sysSeconds, 2)}); max RSS ${t.maxRssMb} MB`;
 
 function machine(): string {
   const [one] = loadavg();
@@ -74,7 +78,7 @@ async function measure(label: string, server: ChildServer, settings: CrawlSettin
   console.log(`  exit ${run.exitCode}; documents ${s.documents}, other statuses ${JSON.stringify(s.byStatus)}, failures ${s.failures}, pending ${s.pending ?? '?'}`);
   console.log(`  wall           ${fmt(run.wallSeconds, 2)} s whole process → ${fmt(s.documents / run.wallSeconds)} pages/s (${fmt(requests / run.wallSeconds)} responses/s)`);
   console.log(`  stats.json     ${fmt(s.seconds, 2)} s crawl → ${fmt(s.pagesPerSecond)} pages/s; CPU ${fmt(s.cpuSeconds, 2)} s; peak RSS ${s.peakRssMb} MB`);
-  if (run.time) console.log(`  /usr/bin/time  CPU ${fmt(run.time.cpuSeconds, 2)} s (user ${fmt(run.time.userSeconds, 2)} + sys ${fmt(run.time.sysSeconds, 2)}); max RSS ${run.time.maxRssMb} MB; elapsed ${fmt(run.time.elapsedSeconds, 2)} s`);
+  if (run.time) console.log(`${timeLine(run.time)}; elapsed ${fmt(run.time.elapsedSeconds, 2)} s`);
   console.log(`  crawler CPU    ${fmt(((run.time?.cpuSeconds ?? s.cpuSeconds) / s.documents) * 1000, 2)} ms per page; server child CPU ${fmt(serverCpu, 2)} s`);
   if (settings.warc) {
     const dir = join(work, 'warc');
@@ -115,7 +119,7 @@ async function compareCrawlee(crawleeDir: string, server: ChildServer, ours: Cra
   console.log(`  command        ${c.command}`);
   console.log(`  exit ${c.exitCode}; documents ${c.documents}, 404s ${c.notFound}, failures ${c.failures}: ${ok ? 'complete' : 'INCOMPLETE'}`);
   console.log(`  wall           ${fmt(c.wallSeconds, 2)} s whole process → ${fmt(c.documents / c.wallSeconds)} pages/s; tarantula ${fmt(ourRate)} = ${fmt(ourRate / (c.documents / c.wallSeconds))}×`);
-  if (c.time) console.log(`  /usr/bin/time  CPU ${fmt(c.time.cpuSeconds, 2)} s (user ${fmt(c.time.userSeconds, 2)} + sys ${fmt(c.time.sysSeconds, 2)}); max RSS ${c.time.maxRssMb} MB`);
+  if (c.time) console.log(timeLine(c.time));
   if (jsonFile) await appendFile(jsonFile, JSON.stringify({ label: 'crawlee', pages, ...c }) + '\n');
   if (!keep) workDirs.push(work);
   return ok;
@@ -166,7 +170,7 @@ async function staticSite(dir: string): Promise<boolean> {
   try {
     const seed = `http://127.0.0.1:${server.port}/`;
     let ok = true;
-    for (const maxPerHost of value('--max-per-host') ? [Number(value('--max-per-host'))] : [1, threads]) {
+    for (const maxPerHost of maxPerHostFlag !== undefined ? [Number(maxPerHostFlag)] : [1, threads]) {
       const settings: CrawlSettings = { seeds: [seed], scope: 'host-scope', resolve: [], threads, maxPerHost, timeLimitSeconds: timeLimitSeconds(0) };
       const run = await measure(`site ${dir}: tarantula, threads ${threads}, max-per-host ${maxPerHost}`, server, settings, { site: dir, maxPerHost });
       ok &&= run.exitCode === 0;
@@ -178,7 +182,7 @@ async function staticSite(dir: string): Promise<boolean> {
       console.log(`  command        ${w.command}`);
       console.log(`  exit ${w.exitCode} (8 = some 404s); ${w.files} files saved, ${fmt(w.bytes / 1e6)} MB`);
       console.log(`  wall           ${fmt(w.wallSeconds, 2)} s → ${fmt(w.files / w.wallSeconds)} files/s`);
-      if (w.time) console.log(`  /usr/bin/time  CPU ${fmt(w.time.cpuSeconds, 2)} s (user ${fmt(w.time.userSeconds, 2)} + sys ${fmt(w.time.sysSeconds, 2)}); max RSS ${w.time.maxRssMb} MB`);
+      if (w.time) console.log(timeLine(w.time));
       if (jsonFile) await appendFile(jsonFile, JSON.stringify({ label: 'wget', site: dir, ...w }) + '\n');
       if (!keep) workDirs.push(work);
     }
