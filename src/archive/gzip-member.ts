@@ -1,4 +1,5 @@
-import { createGzip, gzipSync } from 'node:zlib';
+import { createGzip } from 'node:zlib';
+import { GzipDeflater } from './gzip-deflater.js';
 import type { RecordBlock } from './warc-records.js';
 
 /**
@@ -14,27 +15,19 @@ const SMALL = 1 << 20;
  */
 const ZLIB = { level: 1 };
 
-/**
- * zlib's output buffer: under half of Node's buffer pool, so that it is a slice of the pool rather
- * than an ArrayBuffer of its own. Every such buffer counts as external memory to V8 until it is
- * collected, which brings its full collections forward; a member is a slice of its output buffer
- * (one copy joins them when a record deflates to more). The bench crawl with `--warc`, alternated:
- * zlib's default 16 KiB for every record 611–689 pages/s, half the record's size 643–730 (four
- * rounds), this 717 · 742 against 672 · 680 for half the size (two), 1.8–3.3 s less CPU.
- */
-const OUTPUT_BUFFER = (Buffer.poolSize >>> 1) - 1;
+const deflater = new GzipDeflater(ZLIB, SMALL);
 
 /**
  * Where a record is joined before it is deflated, grown as records need up to {@link SMALL}, and
- * used again by the next (zlib has read it by the time gzipSync returns): a new buffer per record
+ * used again by the next (zlib has read it by the time the member is made): a new buffer per record
  * was garbage of the same kind as zlib's output buffers, and cost as much (the bench crawl with
  * `--warc`, two alternated rounds: 659 · 688 against 627 · 607 pages/s, 3.5–4.7 s less CPU).
  */
 let scratch = Buffer.alloc(0);
 
-function joined(parts: readonly Uint8Array[], size: number): Buffer {
+function joined(head: string, parts: readonly Uint8Array[], size: number): Buffer {
   if (scratch.length < size) scratch = Buffer.allocUnsafe(Math.min(SMALL, Math.max(size, 2 * scratch.length, 1 << 16)));
-  let at = 0;
+  let at = scratch.write(head);
   for (const part of parts) {
     scratch.set(part, at);
     at += part.length;
@@ -57,13 +50,15 @@ const END = Buffer.from('\r\n\r\n');
  * const member = await gzipMember(warcinfoRecord('c-00000.warc.gz', { software: 'tarantula' })); // Buffer starting 1f 8b
  */
 export async function gzipMember({ record, block }: RecordBlock): Promise<Buffer> {
-  const parts = [Buffer.from(record.warcHeaders.toString()), CRLF, ...block, END];
-  const size = parts.reduce((n, p) => n + p.length, 0);
-  if (size <= SMALL) return gzipSync(joined(parts, size), { ...ZLIB, chunkSize: OUTPUT_BUFFER });
+  const head = record.warcHeaders.toString();
+  const parts = [CRLF, ...block, END];
+  const size = parts.reduce((n, p) => n + p.length, Buffer.byteLength(head));
+  if (size <= SMALL) return deflater.gzip(joined(head, parts, size));
   const out: Buffer[] = [];
   const gzip = createGzip(ZLIB);
   gzip.on('data', (chunk: Buffer) => out.push(chunk));
   const done = new Promise<void>((resolve, reject) => gzip.on('end', resolve).on('error', reject));
+  gzip.write(head);
   for (const part of parts) gzip.write(part);
   gzip.end();
   await done;
