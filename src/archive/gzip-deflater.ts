@@ -2,7 +2,7 @@ import { constants, createGzip, gzipSync, type Gzip } from 'node:zlib';
 
 /**
  * What node:zlib's synchronous calls do with a stream's native handle (`processChunkSync` in Node's
- * lib/zlib.js, the same from Node 10 to 24): one `writeSync` of the input into an output buffer, the
+ * lib/zlib.js, as in Node 20): one `writeSync` of the input into an output buffer, the
  * room left in the output and the input left unread reported in `_writeState`. Node closes the
  * handle at the end of every such call; kept, it is reset instead (`deflateReset`), which starts a new
  * gzip member with the same memory.
