@@ -1,4 +1,4 @@
-import { UrlArena } from './url-arena.js';
+import { UrlArena } from '../url/url-arena.js';
 
 const DIGEST = /^[0-9a-f]{32}$/i;
 /** The four words of the digest last looked up ({@link ContentSeen.slotOf}), for `add` to store without parsing it again. */

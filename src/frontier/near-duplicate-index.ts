@@ -1,6 +1,6 @@
 import { popcount32 } from '../parse/simhash.js';
 import { MAX_NEAR_DUPLICATE_BITS } from '../model/config.js';
-import { UrlArena } from './url-arena.js';
+import { UrlArena } from '../url/url-arena.js';
 
 /** Bits of a table's bucket number: 65,536 chains per table. */
 const BUCKET_BITS = 16;
