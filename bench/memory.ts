@@ -1,5 +1,5 @@
 /**
- * Heap bytes per seen URL, per pending URL and per indexed page (`npm run bench:memory`): 1M URLs over 10k hosts go
+ * Heap bytes per seen URL, per pending URL, per indexed page and per archived payload (`npm run bench:memory`): 1M URLs over 10k hosts go
  * through the real admission stages (normalizeLinks, dedup: the CrawlRequest objects the crawl
  * makes) into hostFrontier as the crawl configures it (requests packed by crawlRequestCodec), and
  * into fingerprintSet. Each figure is the growth of heapUsed + arrayBuffers between two full GCs,
@@ -27,6 +27,8 @@ import { inLinkCounts } from '../src/frontier/in-link-counts.js';
 import { NearDuplicateIndex } from '../src/frontier/near-duplicate-index.js';
 import { ContentSeen } from '../src/frontier/content-seen.js';
 import { defaultPrioritizer } from '../src/frontier/prioritizer.js';
+import { PayloadIndex } from '../src/archive/payload-index.js';
+import { sha1Digest, warcDate, type Original } from '../src/archive/warc-records.js';
 import { countInLinks } from '../src/stages/count-in-links.js';
 import { prioritize } from '../src/stages/prioritize.js';
 
@@ -164,6 +166,28 @@ for (const pages of [100_000, URLS]) {
     return [contentSeen, near] as const;
   });
   console.log(`indexed pages   ${perUrl(run.bytes, pages)} bytes per indexed page at ${pages.toLocaleString('en-US')} pages (content MD5s ${contentSeenShare(pages)}, SimHash index the rest; URLs of ${urlOf(pages - 1).length} characters)`);
+}
+
+// Per archived payload (--warc), what the archive keeps for identical-payload revisits: the SHA-1 as
+// sha1Digest makes it, the first capture's URL and WARC-Date; and, for comparison, the Map of strings
+// it replaced. The digest is sliced as the CDXJ line slices it, which flattens it in place (a sum of
+// the slices' lengths, so that the slicing is not optimized away).
+let cdxjChars = 0;
+for (const pages of [100_000, URLS]) {
+  for (const packed of [true, false]) {
+    const run = grown(() => {
+      const payloads = packed ? new PayloadIndex() : new Map<string, Original>();
+      for (let i = 0; i < pages; i++) {
+        const original = { url: flat(urlOf(i)), date: warcDate(Date.UTC(2026, 11, 1) + i * 1000) };
+        const digest = sha1Digest(original.url);
+        cdxjChars += digest.slice('sha1:'.length).length;
+        if (payloads instanceof PayloadIndex) payloads.add(digest, original);
+        else payloads.set(digest, original);
+      }
+      return payloads;
+    });
+    console.log(`archived payloads ${packed ? '(PayloadIndex)' : '(a Map, for comparison)'} ${perUrl(run.bytes, pages)} bytes per payload at ${pages.toLocaleString('en-US')} payloads`);
+  }
 }
 
 /** The content MD5s' own part, measured alone. */

@@ -61,6 +61,8 @@ describe('WarcArchive', () => {
     await archive.close();
     const records = await checkWarc((await warcFiles(dir, 'c'))[0]!, (ok, what) => expect(ok, what).toBe(true));
     expect(records.filter((r) => r.type === 'revisit').map((r) => r.header('WARC-Refers-To-Target-URI'))).toEqual(['http://a.test/first']);
+    const first = records.find((r) => r.type === 'response')!;
+    expect(records.find((r) => r.type === 'revisit')!.header('WARC-Refers-To-Date')).toBe(first.header('WARC-Date'));
   });
 
   it('rejects opening a series whose WARC is shorter than its CDXJ says', async () => {

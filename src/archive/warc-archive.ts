@@ -3,6 +3,7 @@ import type { FetchResponse } from '../model/fetch-response.js';
 import { VERSION } from '../config/version.js';
 import { cdxjLine, type CdxjSummary } from './cdxj.js';
 import { gzipMember } from './gzip-member.js';
+import { PayloadIndex } from './payload-index.js';
 import { WarcSeries } from './warc-series.js';
 import { exchangeRecords, IDENTICAL_PAYLOAD, SERVER_NOT_MODIFIED, sha1Digest, warcDate, warcinfoRecord, type Original, type Revisit } from './warc-records.js';
 
@@ -31,7 +32,7 @@ export interface WarcArchiveOptions {
  */
 export class WarcArchive {
   /** Payload digest → the first response that had it. */
-  private readonly payloads = new Map<string, Original>();
+  private readonly payloads = new PayloadIndex();
   private series!: WarcSeries;
 
   private constructor(private readonly opts: WarcArchiveOptions) {}
@@ -61,7 +62,7 @@ export class WarcArchive {
     const digest = sha1Digest(wire.body);
     const revisit = this.revisitOf(response, digest, previous);
     // A payload archived in full for the first time: later copies refer to it.
-    if (revisit === undefined && deduplicable(response.status, wire.body.length)) this.payloads.set(digest, { url, date });
+    if (revisit === undefined && deduplicable(response.status, wire.body.length)) this.payloads.add(digest, { url, date });
     const records = exchangeRecords({ url, host: u.host, status: response.status, date, truncated: response.truncated, wire, ip }, digest, revisit);
     const members = await Promise.all(records.map(gzipMember));
     const type = response.headers['content-type'];
@@ -86,14 +87,13 @@ export class WarcArchive {
   private revisitOf(response: FetchResponse, digest: string, previous: Original | undefined): Revisit | undefined {
     if (response.status === 304) return { profile: SERVER_NOT_MODIFIED, original: previous };
     if (!deduplicable(response.status, response.wire!.body.length)) return undefined;
-    const first = this.payloads.get(digest);
+    const first = this.payloads.first(digest);
     return first && { profile: IDENTICAL_PAYLOAD, original: first };
   }
 
   private remember(line: CdxjSummary): void {
     if (line.mime === 'warc/revisit' || line.digest === undefined || !deduplicable(line.status, 1)) return;
-    const digest = `sha1:${line.digest}`;
-    if (!this.payloads.has(digest)) this.payloads.set(digest, { url: line.url, date: line.date });
+    this.payloads.add(line.digest, { url: line.url, date: line.date });
   }
 }
 

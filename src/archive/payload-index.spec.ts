@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { PayloadIndex } from './payload-index.js';
+import { sha1Digest, warcDate } from './warc-records.js';
+
+describe('PayloadIndex', () => {
+  it('gives back the first capture of each payload, by the digest with or without its sha1: prefix', () => {
+    const payloads = new PayloadIndex();
+    const digests = Array.from({ length: 5000 }, (_, i) => sha1Digest(`page ${i}`));
+    for (const [i, digest] of digests.entries()) {
+      payloads.add(digest, { url: `http://h${i % 7}.test/p/${i}.html`, date: warcDate(Date.UTC(2026, 11, 1, 9) + i * 1000) });
+    }
+    // A later capture of a payload does not replace the first.
+    payloads.add(digests[42]!, { url: 'http://h0.test/copy', date: '2026-12-02T00:00:00Z' });
+    expect(payloads.size).toBe(5000);
+    for (const i of [0, 42, 4999]) {
+      const expected = { url: `http://h${i % 7}.test/p/${i}.html`, date: warcDate(Date.UTC(2026, 11, 1, 9) + i * 1000) };
+      expect(payloads.first(digests[i]!)).toEqual(expected);
+      expect(payloads.first(digests[i]!.slice('sha1:'.length))).toEqual(expected);
+    }
+    expect(payloads.first(sha1Digest('never archived'))).toBeUndefined();
+  });
+
+  it('refuses a date it could not give back to the second', () => {
+    const payloads = new PayloadIndex();
+    expect(() => payloads.add(sha1Digest('x'), { url: 'http://a.test/', date: 'yesterday' })).toThrow(/not a WARC-Date to the second: "yesterday"/);
+    expect(() => payloads.add(sha1Digest('x'), { url: 'http://a.test/', date: '2026-12-01T09:00:00.5Z' })).toThrow(RangeError);
+    expect(payloads.size).toBe(0);
+  });
+});
