@@ -84,7 +84,7 @@ describe('WarcSeries', () => {
     const series = await open(60);
     await symlink('/dev/full', warcPath(base, 1));
     await series.append(exchange(0));
-    await expect(series.append(exchange(1))).rejects.toThrow(`cannot write the WARC ${warcPath(base, 0)}: ENOSPC`);
+    await expect(series.append(exchange(1))).rejects.toThrow(`cannot write the WARC: ${warcPath(base, 1)}: ENOSPC`);
     await expect(series.append(exchange(2))).rejects.toThrow('ENOSPC');
     await series.close();
     expect((await lines(0)).map((l) => l.url)).toEqual(['http://a.test/0']);

@@ -87,7 +87,13 @@ export class WarcSeries {
     const head = await opts.warcinfo(basename(file));
     const warc = openSync(file, 'w');
     const cdxj = openSync(cdxjPath(opts.base, index), 'w');
-    writeAll(warc, [head], 0);
+    try {
+      writeAll(warc, [head], 0, file);
+    } catch (err) {
+      closeSync(warc);
+      closeSync(cdxj);
+      throw err;
+    }
     return new WarcSeries(opts, index, warc, cdxj, head.length, 0, head.length);
   }
 
@@ -117,7 +123,7 @@ export class WarcSeries {
         for (const b of batch) b.done();
       } catch (err) {
         // What is on disk now is unknown: no later record may be written after it.
-        this.failure ??= new Error(`cannot write the WARC ${warcPath(this.opts.base, this.index)}: ${(err as Error).message}`);
+        this.failure ??= new Error(`cannot write the WARC: ${(err as Error).message}`);
         for (const b of batch) b.fail(this.failure);
       }
     }
@@ -150,26 +156,32 @@ export class WarcSeries {
   /** The WARC bytes first, then the CDXJ lines that point at them. */
   private flush(members: Buffer[], lines: string, end: number): void {
     if (members.length === 0) return;
-    writeAll(this.warc, members, this.size);
+    writeAll(this.warc, members, this.size, warcPath(this.opts.base, this.index));
     this.size = end;
     const text = Buffer.from(lines);
-    writeAll(this.cdxj, [text], this.cdxjSize);
+    writeAll(this.cdxj, [text], this.cdxjSize, cdxjPath(this.opts.base, this.index));
     this.cdxjSize += text.length;
   }
 
+  /** Starts the next file; the current one is closed only once that has its warcinfo, so that a failure leaves one pair of files open. */
   private async roll(): Promise<void> {
+    const next = await WarcSeries.create(this.opts, this.index + 1);
     closeSync(this.warc);
     closeSync(this.cdxj);
-    const next = await WarcSeries.create(this.opts, this.index + 1);
     ({ index: this.index, warc: this.warc, cdxj: this.cdxj, size: this.size, cdxjSize: this.cdxjSize, headSize: this.headSize } = next);
   }
 }
 
-/** Writes `buffers` at `position`; libuv writes them all or fails, so a short count is an error too. */
-function writeAll(fd: number, buffers: readonly Buffer[], position: number): void {
+/** Writes `buffers` at `position` of `file`; libuv writes them all or fails, so a short count is an error too. Errors name the file. */
+function writeAll(fd: number, buffers: readonly Buffer[], position: number, file: string): void {
   const size = buffers.reduce((n, b) => n + b.length, 0);
-  const written = writevSync(fd, buffers, position);
-  if (written !== size) throw new Error(`wrote ${written} of ${size} bytes`);
+  let written: number;
+  try {
+    written = writevSync(fd, buffers, position);
+  } catch (err) {
+    throw new Error(`${file}: ${(err as Error).message}`);
+  }
+  if (written !== size) throw new Error(`${file}: wrote ${written} of ${size} bytes`);
 }
 
 /** `PATH-00042.warc.gz`. */
