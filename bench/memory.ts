@@ -178,11 +178,12 @@ for (const pages of [100_000, URLS]) {
     const run = grown(() => {
       const payloads = packed ? new PayloadIndex() : new Map<string, Original>();
       for (let i = 0; i < pages; i++) {
-        const original = { url: flat(urlOf(i)), date: warcDate(Date.UTC(2026, 11, 1) + i * 1000) };
-        const digest = sha1Digest(original.url);
+        const url = flat(urlOf(i));
+        const ms = Date.UTC(2026, 11, 1) + i * 1000;
+        const digest = sha1Digest(url);
         cdxjChars += digest.slice('sha1:'.length).length;
-        if (payloads instanceof PayloadIndex) payloads.add(digest, original);
-        else payloads.set(digest, original);
+        if (payloads instanceof PayloadIndex) payloads.add(digest, url, ms);
+        else payloads.set(digest, { url, date: warcDate(ms) });
       }
       return payloads;
     });

@@ -19,7 +19,7 @@ const flat = (s: string): string => Buffer.from(s, 'latin1').toString('latin1');
  *
  * @example
  * const payloads = new PayloadIndex();
- * payloads.add('sha1:3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ', { url: 'http://a.test/', date: '2026-12-01T09:00:00Z' });
+ * payloads.add('sha1:3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ', 'http://a.test/', Date.parse('2026-12-01T09:00:00.250Z'));
  * payloads.first('3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ') //=> { url: 'http://a.test/', date: '2026-12-01T09:00:00Z' }
  */
 export class PayloadIndex {
@@ -39,13 +39,15 @@ export class PayloadIndex {
     return id === undefined ? undefined : { url: this.urls.get(id), date: warcDate(this.seconds[id]! * 1000) };
   }
 
-  /** Remembers `original` as the first capture with this payload, unless one is remembered already. */
-  add(digest: string, original: Original): void {
+  /**
+   * Remembers the capture of `url` at `ms` (its WARC-Date, which is to the second) as the first with
+   * this payload, unless one is remembered already.
+   */
+  add(digest: string, url: string, ms: number): void {
+    if (!Number.isFinite(ms)) throw new RangeError(`not a time: ${ms}`);
     const key = keyOf(digest);
     if (this.ids.has(key)) return;
-    const seconds = Date.parse(original.date) / 1000;
-    if (!Number.isInteger(seconds)) throw new RangeError(`not a WARC-Date to the second: ${JSON.stringify(original.date)}`);
-    this.ids.set(flat(key), this.urls.add(original.url));
-    this.seconds.push(seconds);
+    this.ids.set(flat(key), this.urls.add(url));
+    this.seconds.push(Math.floor(ms / 1000));
   }
 }

@@ -62,7 +62,7 @@ export class WarcArchive {
     const digest = sha1Digest(wire.body);
     const revisit = this.revisitOf(response, digest, previous);
     // A payload archived in full for the first time: later copies refer to it.
-    if (revisit === undefined && deduplicable(response.status, wire.body.length)) this.payloads.add(digest, { url, date });
+    if (revisit === undefined && deduplicable(response.status, wire.body.length)) this.payloads.add(digest, url, response.startedAt);
     const records = exchangeRecords({ url, host: u.host, status: response.status, date, truncated: response.truncated, wire, ip }, digest, revisit);
     const members = await Promise.all(records.map(gzipMember));
     const type = response.headers['content-type'];
@@ -93,7 +93,7 @@ export class WarcArchive {
 
   private remember(line: CdxjSummary): void {
     if (line.mime === 'warc/revisit' || line.digest === undefined || !deduplicable(line.status, 1)) return;
-    this.payloads.add(line.digest, { url: line.url, date: line.date });
+    this.payloads.add(line.digest, line.url, Date.parse(line.date));
   }
 }
 
