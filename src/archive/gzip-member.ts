@@ -15,7 +15,8 @@ const SMALL = 1 << 20;
  */
 const ZLIB = { level: 1 };
 
-const deflater = new GzipDeflater(ZLIB, SMALL);
+/** Made on the first record, so that a crawl without a WARC holds no zlib stream and no output buffer for it. */
+let deflater: GzipDeflater | undefined;
 
 /**
  * Where a record is joined before it is deflated, grown as records need up to {@link SMALL}, and
@@ -53,7 +54,7 @@ export async function gzipMember({ record, block }: RecordBlock): Promise<Buffer
   const head = record.warcHeaders.toString();
   const parts = [CRLF, ...block, END];
   const size = parts.reduce((n, p) => n + p.length, Buffer.byteLength(head));
-  if (size <= SMALL) return deflater.gzip(joined(head, parts, size));
+  if (size <= SMALL) return (deflater ??= new GzipDeflater(ZLIB, SMALL)).gzip(joined(head, parts, size));
   const out: Buffer[] = [];
   const gzip = createGzip(ZLIB);
   gzip.on('data', (chunk: Buffer) => out.push(chunk));
