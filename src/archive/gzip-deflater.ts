@@ -22,8 +22,8 @@ const bound = (n: number): number => n + (n >>> 12) + (n >>> 14) + (n >>> 25) + 
  * Deflates inputs of up to `largest` bytes into one gzip member each, on one zlib stream kept for
  * all of them. `gzipSync` sets up a stream per call (about 300 KB that zlib allocates, and that V8
  * counts as external memory until the stream is collected) and tears it down after: for the two
- * records of a 10 KB page that was a quarter of the archive's CPU (`npx tsx bench/warc-archive.ts`:
- * 228–289 against 172–212 µs a fetch). A member decompresses to its input alone; its bytes may
+ * records of a 10 KB page that was a sixth of the archive's CPU (`npx tsx bench/warc-archive.ts`:
+ * 378–384 against 303–342 µs a fetch). A member decompresses to its input alone; its bytes may
  * differ from `gzipSync`'s by the matches the kept window's hash finds. Where a Node no longer
  * exposes the handle, every member is `gzipSync`'s.
  *
