@@ -15,6 +15,9 @@ const NO_DELAYS = ['--delay-factor', '0', '--min-delay', '0', '--max-delay', '0'
 const BIG = Buffer.from('<!doctype html><title>big</title>' + 'x'.repeat(5000));
 const ZIPPED = Buffer.from('<!doctype html><title>zipped</title><p>' + 'compressible text '.repeat(200));
 const SAME = Buffer.from('<!doctype html><title>same</title><p>one body under two URLs');
+// Header bytes past ASCII, as servers send them: UTF-8 in a filename, a lone Latin-1 é; node:http writes each char as one byte.
+const OBS_TEXT = 'attachment; filename="caf\u00c3\u00a9 \u00e9.html"';
+const UTF8_REASON = 'Tr\u00c3\u00a8s bien'; // "Très bien" in UTF-8, byte by byte
 
 let tmp: Awaited<ReturnType<typeof tempDir>>;
 let server: FixtureServer;
@@ -31,7 +34,7 @@ beforeAll(async () => {
   tmp = await tempDir();
   const web = join(tmp.dir, 'web');
   await makeTreeSite(web, [HOST], 15);
-  await writePage(web, HOST, 'p0.html', '<!doctype html><title>home</title><a href="p1.html">1</a> <a href="p2.html">2</a> <a href="big.html">big</a> <a href="zipped.html">z</a> <a href="a/same.html">a</a> <a href="b/same.html">b</a>');
+  await writePage(web, HOST, 'p0.html', '<!doctype html><title>home</title><a href="p1.html">1</a> <a href="p2.html">2</a> <a href="big.html">big</a> <a href="zipped.html">z</a> <a href="a/same.html">a</a> <a href="b/same.html">b</a> <a href="obs-text.html">o</a>');
   for (let i = 0; i < 15; i++) await utimes(join(web, HOST, `p${i}.html`), new Date('2026-01-01'), new Date('2026-01-01'));
   server = await startFixtureServer({
     root: web,
@@ -40,6 +43,7 @@ beforeAll(async () => {
         if (path === '/big.html') res.writeHead(200, { 'content-type': 'text/html' }).end(BIG);
         else if (path === '/zipped.html') res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-encoding': 'gzip' }).end(gzipSync(ZIPPED));
         else if (path === '/a/same.html' || path === '/b/same.html') res.writeHead(200, { 'content-type': 'text/html' }).end(SAME);
+        else if (path === '/obs-text.html') res.writeHead(200, UTF8_REASON, { 'content-type': 'text/html', 'content-disposition': OBS_TEXT }).end(SAME.toString().replace('same', 'obs'));
         else return false;
         return true;
       },
@@ -86,6 +90,12 @@ describe('--warc', () => {
     expect(head).toMatch(/\r\ncontent-encoding: gzip\r\n/i);
     const payload = zipped!.block.subarray(zipped!.payloadAt);
     expect(payload.equals(gzipSync(ZIPPED))).toBe(true);
+    // Bytes past ASCII stay the bytes received: not re-encoded as UTF-8 (mojibake), in the block its digest covers.
+    const [odd] = ofType(rs, 'response', '/obs-text.html');
+    const oddHead = odd!.block.subarray(0, odd!.payloadAt);
+    expect(oddHead.subarray(0, oddHead.indexOf('\r\n') + 2).equals(Buffer.from(`HTTP/1.1 200 ${UTF8_REASON}\r\n`, 'latin1'))).toBe(true);
+    expect(oddHead.includes(Buffer.from(`\r\ncontent-disposition: ${OBS_TEXT}\r\n`, 'latin1'))).toBe(true);
+    expect(odd!.header('WARC-Block-Digest')).toBe(sha1Base32(odd!.block));
   });
 
   it('marks a body cut at max-body-size with WARC-Truncated: length', () => {

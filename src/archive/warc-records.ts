@@ -116,10 +116,25 @@ export function warcinfoRecord(filename: string, fields: Readonly<Record<string,
  * and Content-Length set last, where warcio's serializer would set them.
  */
 function withBlock(record: WARCRecord, payload?: Buffer): RecordBlock {
-  const head = Buffer.from(`${record.httpHeaders!.toString()}\r\n`);
+  const head = headBytes(`${record.httpHeaders!.toString()}\r\n`);
   const block = payload ? [head, payload] : [head];
   const h = record.warcHeaders.headers;
   h.set('WARC-Block-Digest', sha1Digest(...block));
   h.set('Content-Length', String(head.length + (payload?.length ?? 0)));
   return { record, block };
+}
+
+/**
+ * An HTTP head as the bytes that crossed the wire. Header names and values are byte strings: undici
+ * hands the received ones over as Latin-1 and sends ours so, and UTF-8 would turn each byte past
+ * ASCII into two (a UTF-8 filename in Content-Disposition into mojibake). The status line is the one
+ * string undici decodes as UTF-8, so it is encoded back that way.
+ */
+function headBytes(text: string): Buffer {
+  const eol = text.indexOf('\r\n');
+  const status = Buffer.byteLength(text.slice(0, eol));
+  const head = Buffer.allocUnsafe(status + text.length - eol);
+  head.write(text.slice(0, eol), 0, 'utf8');
+  head.write(text.slice(eol), status, 'latin1');
+  return head;
 }
