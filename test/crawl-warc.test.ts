@@ -18,6 +18,7 @@ const SAME = Buffer.from('<!doctype html><title>same</title><p>one body under tw
 // Header bytes past ASCII, as servers send them: UTF-8 in a filename, a lone Latin-1 é; node:http writes each char as one byte.
 const OBS_TEXT = 'attachment; filename="caf\u00c3\u00a9 \u00e9.html"';
 const UTF8_REASON = 'Tr\u00c3\u00a8s bien'; // "Très bien" in UTF-8, byte by byte
+const NOT_GZIP = Buffer.concat([gzipSync(ZIPPED).subarray(0, 20), Buffer.from('the rest is not gzip '.repeat(400))]);
 
 let tmp: Awaited<ReturnType<typeof tempDir>>;
 let server: FixtureServer;
@@ -34,7 +35,7 @@ beforeAll(async () => {
   tmp = await tempDir();
   const web = join(tmp.dir, 'web');
   await makeTreeSite(web, [HOST], 15);
-  await writePage(web, HOST, 'p0.html', '<!doctype html><title>home</title><a href="p1.html">1</a> <a href="p2.html">2</a> <a href="big.html">big</a> <a href="zipped.html">z</a> <a href="a/same.html">a</a> <a href="b/same.html">b</a> <a href="obs-text.html">o</a>');
+  await writePage(web, HOST, 'p0.html', '<!doctype html><title>home</title><a href="p1.html">1</a> <a href="p2.html">2</a> <a href="big.html">big</a> <a href="zipped.html">z</a> <a href="a/same.html">a</a> <a href="b/same.html">b</a> <a href="obs-text.html">o</a> <a href="not-gzip.html">n</a>');
   for (let i = 0; i < 15; i++) await utimes(join(web, HOST, `p${i}.html`), new Date('2026-01-01'), new Date('2026-01-01'));
   server = await startFixtureServer({
     root: web,
@@ -43,6 +44,7 @@ beforeAll(async () => {
         if (path === '/big.html') res.writeHead(200, { 'content-type': 'text/html' }).end(BIG);
         else if (path === '/zipped.html') res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-encoding': 'gzip' }).end(gzipSync(ZIPPED));
         else if (path === '/a/same.html' || path === '/b/same.html') res.writeHead(200, { 'content-type': 'text/html' }).end(SAME);
+        else if (path === '/not-gzip.html') res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' }).end(NOT_GZIP);
         else if (path === '/obs-text.html') res.writeHead(200, UTF8_REASON, { 'content-type': 'text/html', 'content-disposition': OBS_TEXT }).end(SAME.toString().replace('same', 'obs'));
         else return false;
         return true;
@@ -64,10 +66,12 @@ const crawl = (name: string, extra: readonly string[] = []) =>
 
 describe('--warc', () => {
   let rs: ParsedRecord[];
+  let failures: Record<string, number>;
   beforeAll(async () => {
     const run = await crawl('one', ['--max-body-size', '1000']);
     expect(run.code, run.stderr).toBe(0);
     rs = await records(join(tmp.dir, 'one', 'warc'), 'crawl');
+    failures = (JSON.parse(await readFile(join(tmp.dir, 'one', 'stats.json'), 'utf8')) as { failuresByCode: Record<string, number> }).failuresByCode;
   });
 
   it('writes a request and a response (or revisit) per fetch, linked by WARC-Concurrent-To, with the peer address', () => {
@@ -96,6 +100,15 @@ describe('--warc', () => {
     expect(oddHead.subarray(0, oddHead.indexOf('\r\n') + 2).equals(Buffer.from(`HTTP/1.1 200 ${UTF8_REASON}\r\n`, 'latin1'))).toBe(true);
     expect(oddHead.includes(Buffer.from(`\r\ncontent-disposition: ${OBS_TEXT}\r\n`, 'latin1'))).toBe(true);
     expect(odd!.header('WARC-Block-Digest')).toBe(sha1Base32(odd!.block));
+  });
+
+  it('archives a response whose body is not what its Content-Encoding says as it came, though the page fails', async () => {
+    const [broken] = ofType(rs, 'response', '/not-gzip.html');
+    expect(broken!.block.subarray(broken!.payloadAt).equals(NOT_GZIP.subarray(0, 1000))).toBe(true); // --max-body-size 1000
+    expect(broken!.header('WARC-Truncated')).toBe('length');
+    const cdxj = await readFile(cdxjOf((await warcFiles(join(tmp.dir, 'one', 'warc'), 'crawl'))[0]!), 'utf8');
+    expect(cdxj).toMatch(/"url":"http:\/\/www\.warc\.test:\d+\/not-gzip\.html","mime":"text\/html","status":"200"/);
+    expect(failures).toEqual({ 'bad-encoding': 1 });
   });
 
   it('marks a body cut at max-body-size with WARC-Truncated: length', () => {

@@ -6,6 +6,7 @@ import { addressGuard, type AddressGuard } from '../fetch/address-guard.js';
 import { CookieDispatcher } from '../fetch/cookie-dispatcher.js';
 import { createDispatcher, type DispatcherOptions } from '../fetch/create-dispatcher.js';
 import { fetchDocument, type FetchOptions } from '../fetch/fetch-document.js';
+import type { FetchError } from '../fetch/fetch-error.js';
 import { proxySettings, withoutPassword } from '../fetch/proxy-settings.js';
 import type { CrawlLogger } from '../log/create-logger.js';
 import type { CrawlerConfig } from '../model/config.js';
@@ -86,7 +87,19 @@ export function createFetcher(
     dispatcher,
     options,
     // robots.txt is archived too, as Heritrix does: a replay shows what the crawler was allowed.
-    robotsTxt: (url) => (archive ? fetchDocument(url, robotsOptions).then((res) => archive.record(url, res).then(() => res)) : fetchDocument(url, robotsOptions)),
+    robotsTxt: (url) => {
+      const fetched = fetchDocument(url, robotsOptions);
+      if (archive === undefined) return fetched;
+      return fetched.then(
+        (res) => archive.record(url, res).then(() => res),
+        async (err: unknown) => {
+          // A robots.txt that came but cannot be read (a broken gzip) is archived as it came, and still fails.
+          const { response } = err as FetchError;
+          if (response) await archive.record(url, response);
+          throw err;
+        },
+      );
+    },
     guard,
     archive,
     abort,

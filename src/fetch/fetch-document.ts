@@ -1,7 +1,7 @@
 import type { Dispatcher } from 'undici';
 import { parseHeaders, parseURL } from 'undici/lib/core/util.js';
 import { BodyReader, type DecodedBody } from './read-body.js';
-import { toFetchError, type FetchError } from './fetch-error.js';
+import { FetchError, toFetchError } from './fetch-error.js';
 import type { FetchResponse, Validators, WireExchange } from '../model/fetch-response.js';
 import type { HeaderObserver } from './cookie-dispatcher.js';
 
@@ -136,10 +136,11 @@ class DocumentHandler implements Dispatcher.DispatchHandler, HeaderObserver {
     this.abort?.();
   }
 
-  private readonly succeed = ({ body, truncated, wire }: DecodedBody): void => {
+  private readonly succeed = ({ body, truncated, wire, undecodable }: DecodedBody): void => {
     if (this.settled) return;
     this.settle();
     const res = { status: this.status, headers: this.headers, body, truncated, startedAt: this.startedAt, durationMs: Date.now() - this.startedAt };
+    if (undecodable) return this.reject(new FetchError(undecodable.code, undecodable.message, undecodable.action, { ...res, wire: this.exchange(wire!) }));
     this.resolve(this.request ? { ...res, wire: this.exchange(wire ?? body) } : res);
   };
 

@@ -1,3 +1,5 @@
+import type { FetchResponse } from '../model/fetch-response.js';
+
 /** What the engine does next about a failed fetch. */
 export type FailureAction = 'retry' | 'give-up';
 
@@ -13,6 +15,8 @@ export class FetchError extends Error {
     readonly code: string,
     message: string,
     readonly action: FailureAction,
+    /** The response that came but cannot be used (its body not what its Content-Encoding says), captured for an archive. */
+    readonly response?: FetchResponse,
   ) {
     super(message);
     this.name = 'FetchError';

@@ -18,9 +18,9 @@ function chunks(buf: Buffer, size = 1000): Buffer[] {
  * Pushes a source's chunks into a reader as undici does: holding on when it says to wait until it
  * resumes, and dropping the source (which then makes no more) once it wants nothing more.
  */
-async function read(source: Iterable<Buffer> | AsyncIterable<Buffer>, coding: string | undefined, limits: BodyLimits): Promise<DecodedBody> {
+async function read(source: Iterable<Buffer> | AsyncIterable<Buffer>, coding: string | undefined, limits: BodyLimits, keepWire = false): Promise<DecodedBody> {
   let resume = (): void => {};
-  const reader = new BodyReader(coding, limits, () => resume());
+  const reader = new BodyReader(coding, limits, () => resume(), keepWire);
   for await (const chunk of source) {
     if (reader.push(chunk)) continue;
     if (reader.stopped) break;
@@ -136,6 +136,25 @@ describe('BodyReader', () => {
     const err = await read(chunks(TEXT), 'gzip', NO_LIMITS).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(FetchError);
     expect(err).toMatchObject({ code: 'bad-encoding', action: 'give-up' });
+  });
+
+  it('keeping the wire bytes, reads an undecodable body to its end and says why it could not decode it', async () => {
+    const broken = Buffer.concat([gzipSync(TEXT).subarray(0, 20), Buffer.from('not the rest of a gzip stream '.repeat(2000))]);
+    // The rest arrives after the decoder has failed on the first chunk.
+    async function* slowly(): AsyncGenerator<Buffer> {
+      const [first, ...rest] = chunks(broken);
+      yield first!;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      yield* rest;
+    }
+    const got = await read(slowly(), 'gzip', NO_LIMITS, true);
+    expect(got.wire!.equals(broken)).toBe(true);
+    expect(got.undecodable).toBeInstanceOf(FetchError);
+    expect(got.undecodable).toMatchObject({ code: 'bad-encoding', action: 'give-up' });
+    const capped = await read(chunks(broken), 'gzip', { maxWire: 5000, maxDecoded: 0 }, true);
+    expect(capped.wire!.equals(broken.subarray(0, 5000))).toBe(true);
+    expect(capped.truncated).toBe(true);
+    expect(capped.undecodable?.code).toBe('bad-encoding');
   });
 
   it('passes a network error through', async () => {

@@ -18,6 +18,12 @@ export interface DecodedBody {
    * archive wants them) and only when a coding was undone; otherwise `body` is the wire's bytes.
    */
   readonly wire?: Buffer;
+  /**
+   * The bytes are not what their Content-Encoding says. Only with the wire bytes kept: the body is
+   * then read on to its end (or the wire cap) undecoded, so that an archive has what the server
+   * sent; without them `result` rejects with this error at once.
+   */
+  readonly undecodable?: FetchError;
 }
 
 type Decoder = Gunzip | Inflate | InflateRaw | BrotliDecompress;
@@ -29,7 +35,8 @@ const CODINGS = new Set(['gzip', 'x-gzip', 'deflate', 'br']);
  * (gzip, deflate, br) on the way, and asks for no more as soon as either cap is hit — so a 1 GB gzip
  * bomb costs the cap and a few kilobytes of network, never the gigabyte. A body cut short decodes
  * as far as it goes. `result` rejects with a `bad-encoding` {@link FetchError} when the bytes are
- * not what the encoding says, and with the error given to `fail` when the download fails.
+ * not what the encoding says (or, keeping the wire bytes, resolves with it as `undecodable`), and
+ * with the error given to `fail` when the download fails.
  *
  * @example
  * const reader = new BodyReader('gzip', { maxWire: 10 << 20, maxDecoded: 50 << 20 }, resumeDownload);
@@ -46,6 +53,7 @@ export class BodyReader {
   /** The encoded bytes, kept beside the decoded ones when the caller wants them (keepWire). */
   private readonly raw: CappedBuffer | undefined;
   private decoder: Decoder | undefined;
+  private undecodable: FetchError | undefined;
   private wire = 0;
   private cut = false;
   private ending = false;
@@ -91,8 +99,8 @@ export class BodyReader {
     if (!this.decoding) this.out.push(piece);
     else {
       this.raw?.push(piece);
-      const decoder = (this.decoder ??= this.openDecoder(piece));
-      if (!decoder.write(piece) && !this.cut) {
+      const decoder = this.undecodable ? undefined : (this.decoder ??= this.openDecoder(piece));
+      if (decoder && !decoder.write(piece) && !this.cut) {
         decoder.once('drain', this.resume);
         return false;
       }
@@ -105,7 +113,7 @@ export class BodyReader {
   end(): void {
     if (this.stopped) return;
     this.ending = true;
-    if (this.decoder === undefined) return this.finish();
+    if (this.decoder === undefined || this.undecodable) return this.finish();
     this.decoder.on('end', this.finish).on('close', this.finish);
     this.decoder.end();
   }
@@ -123,8 +131,18 @@ export class BodyReader {
     this.settled = true;
     this.decoder?.destroy();
     const truncated = this.cut || this.out.full;
-    this.resolve(this.raw ? { body: this.out.concat(), truncated, wire: this.raw.concat() } : { body: this.out.concat(), truncated });
+    const undecodable = this.undecodable ? { undecodable: this.undecodable } : {};
+    this.resolve(this.raw ? { body: this.out.concat(), truncated, wire: this.raw.concat(), ...undecodable } : { body: this.out.concat(), truncated });
   };
+
+  private notDecodable(err: FetchError): void {
+    if (this.raw === undefined) return this.fail(err);
+    if (this.undecodable) return;
+    this.undecodable = err;
+    this.decoder?.destroy();
+    // The push that is waiting for the decoder's drain would wait for ever: the download goes on without it.
+    this.resume();
+  }
 
   private openDecoder(first: Buffer): Decoder {
     const coding = this.coding;
@@ -141,7 +159,7 @@ export class BodyReader {
     decoder.on('data', (chunk: Buffer) => {
       if (this.out.push(chunk)) this.finish(); // the cap is reached: stop inflating
     });
-    decoder.on('error', (err) => this.fail(new FetchError('bad-encoding', `cannot decode ${coding} body: ${err.message}`, 'give-up')));
+    decoder.on('error', (err) => this.notDecodable(new FetchError('bad-encoding', `cannot decode ${coding} body: ${err.message}`, 'give-up')));
     return decoder;
   }
 }

@@ -47,7 +47,9 @@ export function fetchPage(opts: FetchPageOptions): OperatorFunction<CrawlRequest
       (err: unknown) => {
         const value = failure(req, err as FetchError, opts);
         opts.fetched?.(req);
-        return value;
+        // A response that came but cannot be read (a broken gzip) fails here, and is archived as it came.
+        const { response } = err as FetchError;
+        return response && opts.archive ? opts.archive(req, response).then(() => value) : value;
       },
     ),
   );
