@@ -28,6 +28,15 @@ describe.concurrent('a repository that cannot be written', () => {
     expect(run.requests).toEqual([]);
   });
 
+  it("under /proc, where no folder can be made: exits 1 at once (Node's own mkdir -p would spin for ever)", async () => {
+    const repo = '/proc/tarantula-no-such-dir/repo';
+    const run = await web.crawl(['--seed', web.url('tree.test'), '--repository', repo, '--log-level', '0'], { cwd: tmp.dir, timeoutMs: 20_000 });
+    expect(run.signal, 'killed by the timeout').toBeNull();
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stderr).toContain(`the repository ${repo} is not writable: ENOENT`);
+    expect(run.requests).toEqual([]);
+  });
+
   it('named by Crawler.conf: the same', async () => {
     const file = join(tmp.dir, 'another-file');
     await writeFile(file, '');

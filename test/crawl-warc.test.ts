@@ -1,4 +1,4 @@
-import { appendFile, readFile, stat, utimes } from 'node:fs/promises';
+import { appendFile, readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -142,6 +142,21 @@ describe('--warc', () => {
     expect(again[0]!.block.toString('latin1')).toMatch(/^HTTP\/1\.1 304 Not Modified\r\n/);
     expect(again[0]!.header('WARC-Refers-To-Target-URI')).toBe(first[0]!.header('WARC-Target-URI'));
     expect(again[0]!.header('WARC-Refers-To-Date')).toBe(first[0]!.header('WARC-Date'));
+  });
+});
+
+describe('a --warc path where no file can be made', () => {
+  it('exits 1 at once naming the WARC and the cause: under /proc (where mkdir -p spins), through a regular file', async () => {
+    const file = join(tmp.dir, 'a-file');
+    await writeFile(file, 'not a folder\n');
+    for (const [path, cause] of [['/proc/tarantula-no-such-dir/crawl', 'ENOENT'], [join(file, 'crawl'), 'is not a folder']] as const) {
+      const run = await runCli(['crawl', '--seed', `http://${HOST}:${server.port}/p0.html`, ...resolveFlags([HOST], server.port), '--repository', join(tmp.dir, 'bad-warc'),
+        '--warc', path, '--log-level', '0'], { cwd: tmp.dir, timeoutMs: 20_000 });
+      expect(run.signal, 'killed by the timeout').toBeNull();
+      expect(run.code, run.stderr).toBe(1);
+      expect(run.stderr).toContain(`cannot open the WARC ${path}: `);
+      expect(run.stderr).toContain(cause);
+    }
   });
 });
 

@@ -1,10 +1,11 @@
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { archiveOf } from '../archive/warc-archive.js';
 import type { SeenSet } from '../frontier/seen-set.js';
 import type { CrawlLogger } from '../log/create-logger.js';
 import type { CrawlerConfig } from '../model/config.js';
 import { openCrawlState, type CrawlState } from '../state/crawl-state.js';
+import { makeDirectory } from '../store/make-directory.js';
 import { EXIT, exitWith } from './exit-status.js';
 
 export interface OpenedRepository {
@@ -28,7 +29,7 @@ export async function openRepository(
 ): Promise<OpenedRepository> {
   let state;
   try {
-    await mkdir(where.home, { recursive: true });
+    await makeDirectory(where.home);
     const probe = join(where.repository, `.tarantula-probe-${process.pid}`);
     await writeFile(probe, '');
     await rm(probe);

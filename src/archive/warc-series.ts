@@ -1,6 +1,7 @@
 import { closeSync, ftruncateSync, openSync, writevSync } from 'node:fs';
-import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
+import { makeDirectory } from '../store/make-directory.js';
 import { parseCdxjLine, type CdxjSummary } from './cdxj.js';
 
 export interface WarcSeriesOptions {
@@ -61,7 +62,7 @@ export class WarcSeries {
   static async open(opts: WarcSeriesOptions): Promise<WarcSeries> {
     const dir = dirname(opts.base);
     const prefix = basename(opts.base);
-    await mkdir(dir, { recursive: true });
+    await makeDirectory(dir);
     const numbers = (await readdir(dir))
       .map((name) => NAME.exec(name))
       .filter((m): m is RegExpExecArray => m !== null && m[1] === prefix)

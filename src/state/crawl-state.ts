@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs';
-import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { open, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Candidate, CrawlRequest } from '../model/crawl-request.js';
 import type { SeenSet } from '../frontier/seen-set.js';
 import type { IndexRecord } from '../model/index-record.js';
+import { makeDirectory } from '../store/make-directory.js';
 import { MIRROR_TEMP_DIR } from '../store/mirror-store.js';
 import { hostKey } from '../url/url-parts.js';
 import { JournalWriter } from './journal-writer.js';
@@ -73,7 +74,7 @@ const RELINK_TAIL = 1024;
  */
 export async function openCrawlState(repository: string, seen: SeenSet, started?: SeenSet): Promise<CrawlState> {
   const dir = join(repository, STATE_DIR);
-  await mkdir(dir, { recursive: true });
+  await makeDirectory(dir);
   await rm(join(repository, MIRROR_TEMP_DIR), { recursive: true, force: true });
   const journalPath = join(dir, 'journal.jsonl');
   const previousPath = join(dir, 'previous.jsonl');
