@@ -50,3 +50,26 @@ describe.concurrent('log-level and log-file', () => {
     for (const [path, reason] of DROPPED) expect(mentioning(lines, path).join('\n'), path).toContain(reason);
   });
 });
+
+describe.concurrent('a log-file that cannot be written', () => {
+  it('ends the crawl before it starts with one line naming the file: through a regular file, and under /proc (where mkdir -p spins)', async () => {
+    const file = join(tmp.dir, 'a-file');
+    await writeFile(file, 'not a folder\n');
+    for (const [log, cause] of [[join(file, 'crawl.log'), 'is not a folder'], ['/proc/tarantula-no-such-dir/crawl.log', 'ENOENT']] as const) {
+      const run = await web.crawl([conf, '--seed', web.url('lists.test', '/start.php'), '--repository', join(tmp.dir, 'repo-bad-log'), '--log-file', log], { cwd: tmp.dir, timeoutMs: 20_000 });
+      expect(run.signal, 'killed by the timeout').toBeNull();
+      expect(run.code, run.stderr).toBe(1);
+      expect(run.stderr.startsWith(`tarantula: cannot write the log file ${log}: `), run.stderr).toBe(true);
+      expect(run.stderr).toContain(cause);
+      expect(run.stderr.trim().split('\n')).toHaveLength(1);
+      expect(run.requests).toEqual([]);
+    }
+  });
+
+  it('is made, with its folders, when it is not there', async () => {
+    const log = join(tmp.dir, 'logs', 'deep', 'crawl.log');
+    const run = await web.crawl([conf, '--seed', web.url('lists.test', '/start.php'), '--repository', join(tmp.dir, 'repo-new-log'), '--log-file', log], { cwd: tmp.dir });
+    expect(run.code, run.stderr).toBe(0);
+    expect(await readFile(log, 'utf8')).toContain('"msg":"crawl started"');
+  });
+});

@@ -5,7 +5,8 @@ import { loadConfig } from '../config/load-config.js';
 import { hasCrawlState } from '../state/crawl-state.js';
 import { parseArgs } from '../config/parse-args.js';
 import { usage } from '../config/usage.js';
-import { createLogger, flushLogger } from '../log/create-logger.js';
+import { flushLogger } from '../log/create-logger.js';
+import { openLog } from './open-log.js';
 import { VERSION } from '../config/version.js';
 import { runDemo } from './run-demo.js';
 import { crawlAndReport } from './crawl-and-report.js';
@@ -40,7 +41,7 @@ async function main(argv: readonly string[]): Promise<number> {
       return runDemo(args.overrides, { report: args.report });
     case 'crawl': {
       const { config, warnings } = await loadConfig(args.confPath, args.overrides, { canResume: hasCrawlState });
-      const log = createLogger(config);
+      const log = await openLog(config);
       for (const warning of warnings) log.warn(warning);
       const slot = process.env[WORKER_SLOT_ENV];
       const exitCode =

@@ -3,7 +3,8 @@ import { loadConfig } from '../config/load-config.js';
 import { DEMO_CONF, DEMO_HOSTS, DEMO_ROOT, demoResolve } from '../demo/demo-web.js';
 import { startFixtureServer } from '../demo/fixture-server.js';
 import { portLinks } from '../demo/port-links.js';
-import { createLogger, flushLogger } from '../log/create-logger.js';
+import { flushLogger } from '../log/create-logger.js';
+import { openLog } from './open-log.js';
 import { crawlAndReport, type CrawlAndReportOptions } from './crawl-and-report.js';
 
 /** The demo web's port, fixed so that a second `npm start` recrawls the same URLs; any free port if taken. */
@@ -26,7 +27,7 @@ export async function runDemo(overrides: ConfigOverrides, opts: Pick<CrawlAndRep
     const withPort = portLinks(DEMO_HOSTS, server.port);
     const loaded = await loadConfig(DEMO_CONF, { ...overrides, resolve: [...demoResolve(server.port), ...(overrides.resolve ?? [])] });
     const config = { ...loaded.config, startingPoints: loaded.config.startingPoints.map(withPort) };
-    const log = createLogger(config);
+    const log = await openLog(config);
     for (const warning of loaded.warnings) log.warn(warning);
     log.info({ port: server.port, hosts: DEMO_HOSTS }, 'demo web serving on 127.0.0.1');
     const exitCode = await crawlAndReport(config, log, { ...opts, summary: true });

@@ -9,7 +9,8 @@ import { loadConfig } from '../config/load-config.js';
 import { hasCrawlState } from '../state/crawl-state.js';
 import type { Pipeline } from '../engine/pipeline.js';
 import { commandLine, runCrawl } from '../app/run-crawl.js';
-import { createLogger, flushLogger } from '../log/create-logger.js';
+import { flushLogger } from '../log/create-logger.js';
+import { openLog } from './open-log.js';
 
 /**
  * `tarantula run PIPELINE [CONF]`: loads a pipeline file — `pipelines/NAME.ts` (in the current folder,
@@ -24,7 +25,7 @@ export async function runPipeline(name: string, confPath: string | undefined, ov
   const file = await findPipeline(name);
   const pipeline = await importPipeline(file);
   const { config, warnings } = await loadConfig(confPath, overrides, { canResume: hasCrawlState });
-  const log = createLogger(config);
+  const log = await openLog(config);
   for (const warning of warnings) log.warn(warning);
   const { exitCode } = await runCrawl(config, log, { ...commandLine(), pipeline });
   await flushLogger(log);
