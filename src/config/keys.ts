@@ -261,7 +261,7 @@ export const KEYS: { readonly [F in keyof CrawlerConfig]: KeySpec<F> } = {
   logFile: {
     name: 'log-file', section: 'logging', kind: 'string', unit: 'path, or screen (stderr)',
     default: 'screen', parse: textValue,
-    doc: 'Where the log goes.',
+    doc: 'Where the log goes; its folders are made, and a file that cannot be written ends the command at once.',
   },
   logLevel: {
     name: 'log-level', section: 'logging', kind: 'choice', unit: '0, 1, 2',
