@@ -18,6 +18,7 @@ const SAME = Buffer.from('<!doctype html><title>same</title><p>one body under tw
 // Header bytes past ASCII, as servers send them: UTF-8 in a filename, a lone Latin-1 é; node:http writes each char as one byte.
 const OBS_TEXT = 'attachment; filename="caf\u00c3\u00a9 \u00e9.html"';
 const UTF8_REASON = 'Tr\u00c3\u00a8s bien'; // "Très bien" in UTF-8, byte by byte
+const CUT = Buffer.from('<!doctype html><title>cut</title>' + 'c'.repeat(567)); // 600 bytes of the 5000 announced
 const NOT_GZIP = Buffer.concat([gzipSync(ZIPPED).subarray(0, 20), Buffer.from('the rest is not gzip '.repeat(400))]);
 
 let tmp: Awaited<ReturnType<typeof tempDir>>;
@@ -44,7 +45,10 @@ beforeAll(async () => {
         if (path === '/big.html') res.writeHead(200, { 'content-type': 'text/html' }).end(BIG);
         else if (path === '/zipped.html') res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-encoding': 'gzip' }).end(gzipSync(ZIPPED));
         else if (path === '/a/same.html' || path === '/b/same.html') res.writeHead(200, { 'content-type': 'text/html' }).end(SAME);
-        else if (path === '/not-gzip.html') res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' }).end(NOT_GZIP);
+        else if (path === '/cut.html') {
+          res.writeHead(200, { 'content-type': 'text/html', 'content-length': 5000 });
+          res.write(CUT, () => setTimeout(() => res.destroy(), 50));
+        } else if (path === '/not-gzip.html') res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' }).end(NOT_GZIP);
         else if (path === '/obs-text.html') res.writeHead(200, UTF8_REASON, { 'content-type': 'text/html', 'content-disposition': OBS_TEXT }).end(SAME.toString().replace('same', 'obs'));
         else return false;
         return true;
@@ -142,6 +146,24 @@ describe('--warc', () => {
     expect(again[0]!.block.toString('latin1')).toMatch(/^HTTP\/1\.1 304 Not Modified\r\n/);
     expect(again[0]!.header('WARC-Refers-To-Target-URI')).toBe(first[0]!.header('WARC-Target-URI'));
     expect(again[0]!.header('WARC-Refers-To-Date')).toBe(first[0]!.header('WARC-Date'));
+  });
+});
+
+describe('a body the server cuts', () => {
+  it('is archived as it came on every attempt, WARC-Truncated: disconnect, and the page fails', async () => {
+    const run = await runCli(['crawl', '--seed', `http://${HOST}:${server.port}/cut.html`, ...resolveFlags([HOST], server.port), '--repository', join(tmp.dir, 'cut'),
+      '--warc', join(tmp.dir, 'cut', 'warc', 'crawl'), '--log-level', '0', '--max-retries', '1', ...NO_DELAYS], { cwd: tmp.dir });
+    expect(run.code, run.stderr).toBe(0);
+    const rs = await records(join(tmp.dir, 'cut', 'warc'), 'crawl');
+    const cut = ofType(rs, 'response', '/cut.html');
+    expect(cut).toHaveLength(2); // the first attempt and its retry
+    for (const r of cut) {
+      expect(r.header('WARC-Truncated')).toBe('disconnect');
+      expect(r.block.subarray(r.payloadAt).equals(CUT)).toBe(true);
+      expect(r.block.subarray(0, r.payloadAt).toString('latin1')).toMatch(/\r\ncontent-length: 5000\r\n/i);
+    }
+    const stats = JSON.parse(await readFile(join(tmp.dir, 'cut', 'stats.json'), 'utf8')) as { documents: number; failures: number; retries: number };
+    expect(stats).toMatchObject({ documents: 0, failures: 1, retries: 1 });
   });
 });
 

@@ -62,8 +62,9 @@ export class WarcArchive {
     const digest = sha1Digest(wire.body);
     const revisit = this.revisitOf(response, digest, previous);
     // A payload archived in full for the first time: later copies refer to it.
-    if (revisit === undefined && deduplicable(response.status, wire.body.length)) this.payloads.add(digest, url, response.startedAt);
-    const records = exchangeRecords({ url, host: u.host, status: response.status, date, truncated: response.truncated, wire, ip }, digest, revisit);
+    if (revisit === undefined && deduplicable(response)) this.payloads.add(digest, url, response.startedAt);
+    const truncated = response.truncated && (response.cutBy ?? 'length');
+    const records = exchangeRecords({ url, host: u.host, status: response.status, date, truncated, wire, ip }, digest, revisit);
     const members = await Promise.all(records.map(gzipMember));
     const type = response.headers['content-type'];
     await this.series.append({
@@ -86,19 +87,22 @@ export class WarcArchive {
 
   private revisitOf(response: FetchResponse, digest: string, previous: Original | undefined): Revisit | undefined {
     if (response.status === 304) return { profile: SERVER_NOT_MODIFIED, original: previous };
-    if (!deduplicable(response.status, response.wire!.body.length)) return undefined;
+    if (!deduplicable(response)) return undefined;
     const first = this.payloads.first(digest);
     return first && { profile: IDENTICAL_PAYLOAD, original: first };
   }
 
   private remember(line: CdxjSummary): void {
-    if (line.mime === 'warc/revisit' || line.digest === undefined || !deduplicable(line.status, 1)) return;
+    if (line.mime === 'warc/revisit' || line.digest === undefined || line.status < 200 || line.status >= 300) return;
     this.payloads.add(line.digest, line.url, Date.parse(line.date));
   }
 }
 
-/** Only non-empty 2xx payloads are stored once and referred to after: an error page or an empty body is no content worth deduplicating. */
-const deduplicable = (status: number, length: number): boolean => status >= 200 && status < 300 && length > 0;
+/**
+ * Only whole, non-empty 2xx payloads are stored once and referred to after: an error page or an empty
+ * body is no content worth deduplicating, and a body the server cut is kept as it came.
+ */
+const deduplicable = ({ status, wire, cutBy }: FetchResponse): boolean => status >= 200 && status < 300 && wire!.body.length > 0 && cutBy === undefined;
 
 /**
  * Opens the archive a configuration asks for (`warc-file`), resuming its last file; undefined when

@@ -36,7 +36,8 @@ export interface Capture {
   readonly status: number;
   /** The WARC-Date of the fetch's start. */
   readonly date: string;
-  readonly truncated: boolean;
+  /** Why the body is not whole (WARC 1.1 §5.13), or false. */
+  readonly truncated: false | 'length' | 'disconnect' | 'time';
   readonly wire: WireExchange;
   /** The peer address of the connection, when known. */
   readonly ip: string | undefined;
@@ -93,7 +94,7 @@ export function exchangeRecords(c: Capture, payloadDigest: string, revisit?: Rev
   const h = response.warcHeaders.headers;
   if (revisit) h.set('WARC-Profile', revisit.profile);
   if (revisit?.profile !== SERVER_NOT_MODIFIED) h.set('WARC-Payload-Digest', payloadDigest);
-  if (!revisit && c.truncated) h.set('WARC-Truncated', 'length');
+  if (!revisit && c.truncated) h.set('WARC-Truncated', c.truncated);
   return [withBlock(request), withBlock(response, revisit ? undefined : c.wire.body)];
 }
 

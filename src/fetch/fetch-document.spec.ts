@@ -150,6 +150,18 @@ describe('fetchDocument', () => {
     await expect(fetchDocument(`${base}/stall`, opts({ bodyTimeoutMs: 100 }))).rejects.toMatchObject({ code: 'body-timeout', action: 'retry' });
   });
 
+  it('with capture, gives the failure the response the server cut, as far as it came; never one its own stop cut', async () => {
+    const stalled = (await fetchDocument(`${base}/stall`, opts({ bodyTimeoutMs: 100, capture: true })).catch((e: unknown) => e)) as FetchError;
+    expect(stalled).toMatchObject({ code: 'body-timeout', response: { status: 200, truncated: true, cutBy: 'time' } });
+    expect(stalled.response!.wire!.body.toString()).toBe('<p>');
+    expect(stalled.response!.wire!.headers).toContainEqual(['content-type', 'text/html']);
+    const stop = new AbortController();
+    setTimeout(() => stop.abort(), 100);
+    const stopped = (await fetchDocument(`${base}/stall`, opts({ signal: stop.signal, capture: true })).catch((e: unknown) => e)) as FetchError;
+    expect(stopped).toMatchObject({ code: 'aborted' });
+    expect(stopped.response).toBeUndefined();
+  });
+
   it('fails with bad-request for a URL that is not http or https', async () => {
     await expect(fetchDocument('ftp://a.test/', opts())).rejects.toMatchObject({ code: 'bad-request', action: 'give-up' });
   });

@@ -153,7 +153,16 @@ class DocumentHandler implements Dispatcher.DispatchHandler, HeaderObserver {
     if (this.settled) return;
     this.settle();
     this.reader?.fail(err); // frees its decoder
-    this.reject(toFetchError(err));
+    const error = toFetchError(err);
+    // A body the server cut (a reset, a short Content-Length, a stall) is still an exchange an archive
+    // keeps, with what came; one our own stop cut is not: the request stays pending and is fetched again.
+    if (this.request === undefined || this.reader === undefined || this.opts.signal?.aborted) return this.reject(error);
+    const wire = this.reader.received();
+    const cut = {
+      status: this.status, headers: this.headers, body: wire, truncated: true, cutBy: error.code === 'body-timeout' ? ('time' as const) : ('disconnect' as const),
+      startedAt: this.startedAt, durationMs: Date.now() - this.startedAt, wire: this.exchange(wire),
+    };
+    this.reject(new FetchError(error.code, error.message, error.action, cut));
   };
 
   private settle(): void {

@@ -15,7 +15,10 @@ export class FetchError extends Error {
     readonly code: string,
     message: string,
     readonly action: FailureAction,
-    /** The response that came but cannot be used (its body not what its Content-Encoding says), captured for an archive. */
+    /**
+     * With `capture`, the response that came but cannot be used, for an archive: its body not what
+     * its Content-Encoding says, or cut by the server (`cutBy`).
+     */
     readonly response?: FetchResponse,
   ) {
     super(message);

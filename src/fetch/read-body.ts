@@ -118,6 +118,11 @@ export class BodyReader {
     this.decoder.end();
   }
 
+  /** The bytes read off the wire so far, Content-Encoding not undone (those of a download that failed, for an archive). */
+  received(): Buffer {
+    return (this.raw ?? this.out).concat();
+  }
+
   /** The download failed: `result` rejects with `err`, unless it has settled already. */
   fail(err: unknown): void {
     if (this.settled) return;

@@ -13,6 +13,11 @@ export interface FetchResponse {
   readonly headers: Readonly<Record<string, string>>;
   readonly body: Buffer;
   readonly truncated: boolean;
+  /**
+   * The server cut the body, not a cap: the connection went (`disconnect`) or stalled past the body
+   * timeout (`time`) mid-body. Only on the response a failed fetch carries for an archive.
+   */
+  readonly cutBy?: 'disconnect' | 'time';
   readonly startedAt: number;
   readonly durationMs: number;
   /** With `capture`: the exchange as it went over the wire. */
