@@ -167,6 +167,37 @@ describe('a body the server cuts', () => {
   });
 });
 
+describe('a WARC that can take no more (a full disk)', () => {
+  it('stops the crawl with exit 1 and one line saying so, what it could not take pending; a rerun with room archives every page once', async () => {
+    const dir = join(tmp.dir, 'full');
+    const site = join(tmp.dir, 'full-web');
+    const urls = await makeTreeSite(site, ['f.test'], 80);
+    const web = await startFixtureServer({ root: site });
+    try {
+      const args = ['crawl', '--seed', `http://f.test:${web.port}/p0.html`, ...resolveFlags(['f.test'], web.port), '--repository', dir,
+        '--warc', join(dir, 'warc', 'crawl'), '--log-level', '0', '--threads', '2', ...NO_DELAYS];
+      // 24 KiB a file: the WARC passes it after a score of pages; the journal, the index and the mirror's files do not.
+      const full = await runCli(args, { cwd: tmp.dir, fileSizeLimitKb: 24 });
+      expect(full.code, full.stderr).toBe(1);
+      const errors = full.stderr.split('\n').filter((l) => l.includes('"level":50'));
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toMatch(/cannot write the WARC: .*crawl-00000\.warc\.gz: .*; stopping/);
+      const stats = JSON.parse(await readFile(join(dir, 'stats.json'), 'utf8')) as { documents: number; pending: number; completed: boolean; failures: number };
+      expect(stats).toMatchObject({ completed: false, failures: 0 });
+      expect(stats.pending).toBeGreaterThan(0);
+      expect(stats.documents).toBeLessThan(urls.length);
+
+      const again = await runCli(args, { cwd: tmp.dir });
+      expect(again.code, again.stderr).toBe(0);
+      const all = await records(join(dir, 'warc'), 'crawl');
+      const pages = all.filter((r) => r.type === 'response' && r.header('WARC-Target-URI')!.endsWith('.html')).map((r) => r.header('WARC-Target-URI')!.replace(/:\d+\//, '/'));
+      expect(pages.sort()).toEqual([...urls].sort()); // every page, once
+    } finally {
+      await web.close();
+    }
+  });
+});
+
 describe('a --warc path where no file can be made', () => {
   it('exits 1 at once naming the WARC and the cause: under /proc (where mkdir -p spins), through a regular file', async () => {
     const file = join(tmp.dir, 'a-file');

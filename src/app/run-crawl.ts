@@ -113,6 +113,11 @@ export async function runCrawl(config: CrawlerConfig, log: CrawlLogger, opts: Ru
     log.error(`lost the Redis frontier at ${config.frontier}: ${err.message}; stopping (a rerun once it is back resumes the crawl)`);
     stop.halt(EXIT.cannotRun, 'frontier lost', true);
   });
+  // A WARC that cannot be written (a full disk) stops the crawl: what it could not take stays pending.
+  void archiving?.archive.failed.then((err) => {
+    log.error(`${err.message}; stopping (a rerun once it can be written resumes the crawl)`);
+    stop.halt(EXIT.cannotRun, 'WARC not writable', true);
+  });
   const limit = config.timeLimitMs;
   const timeLimit = limit > 0 ? timer(Math.min(limit, MAX_TIMER_MS)).subscribe(() => stop.halt(EXIT.ok, 'time-limit', false)) : undefined;
 

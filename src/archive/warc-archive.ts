@@ -80,6 +80,14 @@ export class WarcArchive {
     });
   }
 
+  /**
+   * Settles with the first write that failed (a full disk): every record after it is refused, so the
+   * crawl must stop, leaving what was not archived pending.
+   */
+  get failed(): Promise<Error> {
+    return this.series.failed;
+  }
+
   /** Writes what is pending and closes the WARC and its CDXJ. */
   close(): Promise<void> {
     return this.series.close();

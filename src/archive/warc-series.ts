@@ -46,6 +46,9 @@ export class WarcSeries {
   private queue: { exchange: Exchange; done: () => void; fail: (err: Error) => void }[] = [];
   private writing: Promise<void> | undefined;
   private failure: Error | undefined;
+  private failedWith!: (err: Error) => void;
+  /** Settles with the first write that failed (a full disk): the series takes nothing after it. */
+  readonly failed = new Promise<Error>((resolve) => (this.failedWith = resolve));
 
   private constructor(
     private readonly opts: WarcSeriesOptions,
@@ -124,7 +127,10 @@ export class WarcSeries {
         for (const b of batch) b.done();
       } catch (err) {
         // What is on disk now is unknown: no later record may be written after it.
-        this.failure ??= new Error(`cannot write the WARC: ${(err as Error).message}`);
+        if (this.failure === undefined) {
+          this.failure = new Error(`cannot write the WARC: ${(err as Error).message}`);
+          this.failedWith(this.failure);
+        }
         for (const b of batch) b.fail(this.failure);
       }
     }

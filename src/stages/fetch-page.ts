@@ -42,16 +42,27 @@ export function fetchPage(opts: FetchPageOptions): OperatorFunction<CrawlRequest
       (response) => {
         const value = classify(req, response, opts);
         opts.fetched?.(req);
-        return opts.archive ? opts.archive(req, response).then(() => value) : value;
+        return opts.archive ? archived(opts.archive, req, response, value) : value;
       },
       (err: unknown) => {
         const value = failure(req, err as FetchError, opts);
         opts.fetched?.(req);
         // A response that came but cannot be read (a broken gzip) fails here, and is archived as it came.
         const { response } = err as FetchError;
-        return response && opts.archive ? opts.archive(req, response).then(() => value) : value;
+        return response && opts.archive ? archived(opts.archive, req, response, value) : value;
       },
     ),
+  );
+}
+
+/**
+ * `value` once the exchange is in the archive. One the archive could not take (a full disk) is not
+ * done: it stays pending (`unfinished`) for the next run, and the archive's failure stops the crawl.
+ */
+function archived<T extends Fetched | Outcome>(archive: NonNullable<FetchPageOptions['archive']>, req: CrawlRequest, response: FetchResponse, value: T): Promise<T | Outcome> {
+  return archive(req, response).then(
+    () => value,
+    (): Outcome => ({ kind: 'unfinished', req }),
   );
 }
 

@@ -20,6 +20,8 @@ export interface CliOptions {
   readonly stdin?: 'pipe' | 'ignore';
   /** Called once the process is running, e.g. to send it a signal later. */
   readonly onSpawn?: (child: ChildProcess) => void;
+  /** The largest file the process may write, in KiB (`ulimit -f`): a write past it fails with EFBIG, as on a full disk. */
+  readonly fileSizeLimitKb?: number;
 }
 
 /**
@@ -30,7 +32,10 @@ export interface CliOptions {
  */
 export function runCli(args: readonly string[], opts: CliOptions = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(CLI, args, {
+    const [command, argv] = opts.fileSizeLimitKb === undefined
+      ? [CLI, args]
+      : ['/bin/sh', ['-c', `ulimit -f ${opts.fileSizeLimitKb} && exec "$0" "$@"`, CLI, ...args]];
+    const child = spawn(command, argv, {
       cwd: opts.cwd,
       env: { ...process.env, ...opts.env },
       stdio: [opts.stdin ?? 'ignore', 'pipe', 'pipe'],
