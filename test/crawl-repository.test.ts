@@ -1,7 +1,10 @@
-import { writeFile } from 'node:fs/promises';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFixtureServer } from '../src/demo/fixture-server.js';
 import { startWeb, type E2eWeb } from './support/e2e-web.js';
+import { makeTreeSite, writePage } from './support/make-site.js';
+import { resolveFlags, runCli } from './support/run-cli.js';
 import { tempDir } from './support/temp-dir.js';
 
 let web: E2eWeb;
@@ -46,5 +49,34 @@ describe.concurrent('a repository that cannot be written', () => {
     expect(run.code, run.stderr).toBe(1);
     expect(run.stderr).toContain('another-file/sub/repo');
     expect(run.requests).toEqual([]);
+  });
+});
+
+describe('a repository that fills up mid-crawl', () => {
+  it('stops the crawl with exit 1 and a line saying so, the page it could not store pending; a rerun with room stores it', async () => {
+    const site = join(tmp.dir, 'filling-web');
+    const urls = await makeTreeSite(site, ['fill.test'], 30);
+    // One page larger than the file-size limit below: storing it fails with EFBIG, as on a full disk.
+    await writePage(site, 'fill.test', 'p7.html', `<!doctype html><title>big</title><a href="p15.html">15</a><a href="p16.html">16</a><p>${'x'.repeat(80_000)}`);
+    const server = await startFixtureServer({ root: site });
+    try {
+      const repo = join(tmp.dir, 'filling');
+      const args = ['crawl', '--seed', `http://fill.test:${server.port}/p0.html`, ...resolveFlags(['fill.test'], server.port), '--repository', repo,
+        '--log-level', '0', '--threads', '1', '--delay-factor', '0', '--min-delay', '0', '--max-delay', '0'];
+      const full = await runCli(args, { cwd: tmp.dir, fileSizeLimitKb: 60 });
+      expect(full.code, full.stderr).toBe(1);
+      expect(full.stderr).toMatch(new RegExp(`"msg":"the repository ${repo} can take no more: EFBIG[^"]*; stopping`));
+      const stats = JSON.parse(await readFile(join(repo, 'stats.json'), 'utf8')) as { pending: number; completed: boolean; failures: number };
+      expect(stats).toMatchObject({ completed: false, failures: 0 });
+      expect(stats.pending).toBeGreaterThan(0);
+
+      const again = await runCli(args, { cwd: tmp.dir });
+      expect(again.code, again.stderr).toBe(0);
+      const index = await readFile(join(repo, 'index.txt'), 'utf8');
+      for (const url of urls) expect(index, url).toContain(url.replace('fill.test/', `fill.test:${server.port}/`));
+      expect((await stat(join(repo, `fill.test+${server.port}`, 'p7.html'))).size).toBeGreaterThan(80_000);
+    } finally {
+      await server.close();
+    }
   });
 });

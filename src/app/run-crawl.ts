@@ -113,7 +113,11 @@ export async function runCrawl(config: CrawlerConfig, log: CrawlLogger, opts: Ru
     log.error(`lost the Redis frontier at ${config.frontier}: ${err.message}; stopping (a rerun once it is back resumes the crawl)`);
     stop.halt(EXIT.cannotRun, 'frontier lost', true);
   });
-  // A WARC that cannot be written (a full disk) stops the crawl: what it could not take stays pending.
+  // A mirror or a WARC that can take no more (a full disk) stops the crawl: what they could not take stays pending.
+  void ctx.documents.pool.full.then((err) => {
+    log.error(`the repository ${config.repository} can take no more: ${err.message}; stopping (a rerun once there is room resumes the crawl)`);
+    stop.halt(EXIT.cannotRun, 'repository full', true);
+  });
   void archiving?.archive.failed.then((err) => {
     log.error(`${err.message}; stopping (a rerun once it can be written resumes the crawl)`);
     stop.halt(EXIT.cannotRun, 'WARC not writable', true);

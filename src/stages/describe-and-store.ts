@@ -6,6 +6,7 @@ import type { ContentSeen } from '../frontier/content-seen.js';
 import type { DropReport } from '../model/filter-reason.js';
 import { documentInfo, type NearDuplicates } from './parse-document.js';
 import { toDocument } from './store-document.js';
+import { noRoom } from '../store/no-room.js';
 
 /**
  * `parseDocument` and `storeDocument` in one step, run on the worker threads of a
@@ -20,7 +21,8 @@ export function describeAndStore(pool: DocumentPool, contentSeen: ContentSeen, r
     const bytes = response.body.byteLength;
     const job = { url: req.url, contentType: h['content-type'], xRobotsTag: h['x-robots-tag'], body: response.body, store: kept === undefined };
     return pool.run(job).then((result): Outcome => {
-      if ('error' in result) return { kind: 'failed', req, code: result.code ?? 'store-error', message: result.error };
+      // A repository that can take no more (a full disk) is no failure of the page: it stays pending, and the pool's `full` stops the crawl.
+      if ('error' in result) return noRoom(result.code) ? { kind: 'unfinished', req } : { kind: 'failed', req, code: result.code ?? 'store-error', message: result.error };
       for (const [reason, url] of result.dropped) report(reason, url);
       const doc = documentInfo(req, result.description, contentSeen, near);
       const localPath = kept?.localPath ?? result.localPath!;

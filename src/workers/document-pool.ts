@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { packagePath } from '../config/package-root.js';
+import { noRoom } from '../store/no-room.js';
 import { documentHandler } from './document-handler.js';
 import type { DocumentJob, DocumentResult, WorkerSetup } from './document-job.js';
 
@@ -44,6 +45,9 @@ export class DocumentPool {
   private localSeedsSent = 0;
   /** Seeds that widened the scope after the workers were set up, in order; each worker gets them with its next job. */
   private readonly scopeSeeds: string[] = [];
+  private filled!: (err: Error) => void;
+  /** Settles with the first store error that says the repository can take no more (`noRoom`: a full disk): the crawl must stop. */
+  readonly full = new Promise<Error>((resolve) => (this.filled = resolve));
 
   constructor(
     private readonly setup: WorkerSetup,
@@ -66,6 +70,7 @@ export class DocumentPool {
       if (result === null) return;
       const done = slot.waiting.get(result.id);
       slot.waiting.delete(result.id);
+      if ('error' in result) this.check(result);
       done?.(result);
     });
     const fail = (why: string): void => {
@@ -101,7 +106,10 @@ export class DocumentPool {
     if (slot === undefined) {
       const seeds = this.newSeeds(this.localSeedsSent);
       this.localSeedsSent = this.scopeSeeds.length;
-      return (this.local ??= documentHandler(this.setup, false))({ ...job, ...seeds, id });
+      return (this.local ??= documentHandler(this.setup, false))({ ...job, ...seeds, id }).then((result) => {
+        if ('error' in result) this.check(result);
+        return result;
+      });
     }
     const owned = job.body.byteOffset === 0 && job.body.byteLength === job.body.buffer.byteLength;
     const body = owned ? job.body : new Uint8Array(job.body);
@@ -111,6 +119,10 @@ export class DocumentPool {
       slot.outbox.push({ ...job, id, body });
       slot.transfers.push(body.buffer as ArrayBuffer);
     });
+  }
+
+  private check(result: { readonly error: string; readonly code: string | undefined }): void {
+    if (noRoom(result.code)) this.filled(new Error(result.error));
   }
 
   private post(slot: Slot): void {
