@@ -24,6 +24,9 @@ export interface Exchange {
 
 const NAME = /^(.*)-(\d{5,})\.warc\.gz$/;
 
+/** The `code` of the error every append gets once a write failed: the series takes nothing more. */
+export const WARC_UNWRITABLE = 'warc-unwritable';
+
 /**
  * The WARC files of a crawl and the CDXJ beside each, written append-only in one queue. The
  * exchanges of one turn of the event loop go out together, in one synchronous write per file:
@@ -128,7 +131,7 @@ export class WarcSeries {
       } catch (err) {
         // What is on disk now is unknown: no later record may be written after it.
         if (this.failure === undefined) {
-          this.failure = new Error(`cannot write the WARC: ${(err as Error).message}`);
+          this.failure = Object.assign(new Error(`cannot write the WARC: ${(err as Error).message}`), { code: WARC_UNWRITABLE });
           this.failedWith(this.failure);
         }
         for (const b of batch) b.fail(this.failure);

@@ -9,6 +9,7 @@ import { passOutcomes } from './pass-outcomes.js';
 import { retryAfterMs } from '../fetch/retry-after.js';
 import { retryDelayMs } from '../fetch/retry-delay.js';
 import { SITEMAP_MAX_BYTES } from '../sitemap/read-sitemap.js';
+import { WARC_UNWRITABLE } from '../archive/warc-series.js';
 
 /** What {@link fetchPage} needs besides the fetch options: politeness, retry and redirect limits, and its hooks. */
 export interface FetchPageOptions extends FetchOptions {
@@ -56,13 +57,17 @@ export function fetchPage(opts: FetchPageOptions): OperatorFunction<CrawlRequest
 }
 
 /**
- * `value` once the exchange is in the archive. One the archive could not take (a full disk) is not
+ * `value` once the exchange is in the archive. One the archive could not write (a full disk) is not
  * done: it stays pending (`unfinished`) for the next run, and the archive's failure stops the crawl.
+ * Any other error of the archive fails the request, as an error of the unit does.
  */
 function archived<T extends Fetched | Outcome>(archive: NonNullable<FetchPageOptions['archive']>, req: CrawlRequest, response: FetchResponse, value: T): Promise<T | Outcome> {
   return archive(req, response).then(
     () => value,
-    (): Outcome => ({ kind: 'unfinished', req }),
+    (err: unknown): Outcome => {
+      if ((err as { code?: string }).code === WARC_UNWRITABLE) return { kind: 'unfinished', req };
+      throw err;
+    },
   );
 }
 
