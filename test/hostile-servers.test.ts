@@ -131,15 +131,26 @@ describe('hostile servers', () => {
     expect(stats.droppedByReason).toMatchObject({ 'unsupported-scheme': 4, 'invalid-url': 2, 'too-long': 1 });
   });
 
+  /**
+   * /a/ and /b/ have the same body. The first whose parse comes back is the original: usually /a/,
+   * fetched first, but the document workers may return /b/ first on a busy machine.
+   */
+  const sameOrder = (): [string, string] => {
+    const a = jsonl.find((r) => r.url === web.url('same.test', '/a/'));
+    return a?.duplicateOf === null ? ['/a/', '/b/'] : ['/b/', '/a/'];
+  };
+
   it('content seen before under another URL: recorded with duplicateOf the first URL, and its links are not followed', () => {
-    const [first, second] = ['/a/', '/b/'].map((p) => jsonl.find((r) => r.url === web.url('same.test', p)));
+    const [original, copy] = sameOrder();
+    const [first, second] = [original, copy].map((p) => jsonl.find((r) => r.url === web.url('same.test', p)));
     expect(first).toMatchObject({ duplicateOf: null });
-    expect(second).toMatchObject({ duplicateOf: web.url('same.test', '/a/') });
-    expect(requested('same.test')).toContain('/a/child.html');
-    expect(requested('same.test')).not.toContain('/b/child.html');
+    expect(second).toMatchObject({ duplicateOf: web.url('same.test', original) });
+    expect(requested('same.test')).toContain(`${original}child.html`);
+    expect(requested('same.test')).not.toContain(`${copy}child.html`);
   });
 
   it('a duplicate is logged as such', () => {
-    expect(linesAbout(log, web.url('same.test', '/b/'))).toContainEqual(expect.objectContaining({ duplicateOf: web.url('same.test', '/a/') }));
+    const [original, copy] = sameOrder();
+    expect(linesAbout(log, web.url('same.test', copy))).toContainEqual(expect.objectContaining({ duplicateOf: web.url('same.test', original) }));
   });
 });
