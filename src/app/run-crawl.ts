@@ -114,13 +114,9 @@ export async function runCrawl(config: CrawlerConfig, log: CrawlLogger, opts: Ru
     stop.halt(EXIT.cannotRun, 'frontier lost', true);
   });
   // A mirror or a WARC that can take no more (a full disk) stops the crawl: what they could not take stays pending.
-  void ctx.documents.pool.full.then((err) => {
-    log.error(`the repository ${config.repository} can take no more: ${err.message}; stopping (a rerun once there is room resumes the crawl)`);
-    stop.halt(EXIT.cannotRun, 'repository full', true);
-  });
-  void archiving?.archive.failed.then((err) => {
-    log.error(`${err.message}; stopping (a rerun once it can be written resumes the crawl)`);
-    stop.halt(EXIT.cannotRun, 'WARC not writable', true);
+  void Promise.race(archiving ? [ctx.documents.pool.full, archiving.archive.failed] : [ctx.documents.pool.full]).then((err) => {
+    log.error(`${err.message}; stopping (a rerun once there is room resumes the crawl)`);
+    stop.halt(EXIT.cannotRun, 'no room', true);
   });
   const limit = config.timeLimitMs;
   const timeLimit = limit > 0 ? timer(Math.min(limit, MAX_TIMER_MS)).subscribe(() => stop.halt(EXIT.ok, 'time-limit', false)) : undefined;

@@ -101,7 +101,7 @@ export class WarcArchive {
   }
 
   private remember(line: CdxjSummary): void {
-    if (line.mime === 'warc/revisit' || line.digest === undefined || line.status < 200 || line.status >= 300) return;
+    if (line.mime === 'warc/revisit' || line.digest === undefined || !success(line.status)) return;
     this.payloads.add(line.digest, line.url, Date.parse(line.date));
   }
 }
@@ -110,7 +110,9 @@ export class WarcArchive {
  * Only whole, non-empty 2xx payloads are stored once and referred to after: an error page or an empty
  * body is no content worth deduplicating, and a body the server cut is kept as it came.
  */
-const deduplicable = ({ status, wire, cutBy }: FetchResponse): boolean => status >= 200 && status < 300 && wire!.body.length > 0 && cutBy === undefined;
+const deduplicable = ({ status, wire, cutBy }: FetchResponse): boolean => success(status) && wire!.body.length > 0 && cutBy === undefined;
+
+const success = (status: number): boolean => status >= 200 && status < 300;
 
 /**
  * Opens the archive a configuration asks for (`warc-file`), resuming its last file; undefined when

@@ -2,6 +2,7 @@ import { closeSync, ftruncateSync, openSync, writevSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { makeDirectory } from '../store/make-directory.js';
+import { NO_ROOM } from '../store/no-room.js';
 import { parseCdxjLine, type CdxjSummary } from './cdxj.js';
 
 export interface WarcSeriesOptions {
@@ -23,9 +24,6 @@ export interface Exchange {
 }
 
 const NAME = /^(.*)-(\d{5,})\.warc\.gz$/;
-
-/** The `code` of the error every append gets once a write failed: the series takes nothing more. */
-export const WARC_UNWRITABLE = 'warc-unwritable';
 
 /**
  * The WARC files of a crawl and the CDXJ beside each, written append-only in one queue. The
@@ -131,7 +129,7 @@ export class WarcSeries {
       } catch (err) {
         // What is on disk now is unknown: no later record may be written after it.
         if (this.failure === undefined) {
-          this.failure = Object.assign(new Error(`cannot write the WARC: ${(err as Error).message}`), { code: WARC_UNWRITABLE });
+          this.failure = Object.assign(new Error(`cannot write the WARC: ${(err as Error).message}`), { code: NO_ROOM });
           this.failedWith(this.failure);
         }
         for (const b of batch) b.fail(this.failure);

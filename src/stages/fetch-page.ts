@@ -9,7 +9,7 @@ import { passOutcomes } from './pass-outcomes.js';
 import { retryAfterMs } from '../fetch/retry-after.js';
 import { retryDelayMs } from '../fetch/retry-delay.js';
 import { SITEMAP_MAX_BYTES } from '../sitemap/read-sitemap.js';
-import { WARC_UNWRITABLE } from '../archive/warc-series.js';
+import { noRoom } from '../store/no-room.js';
 
 /** What {@link fetchPage} needs besides the fetch options: politeness, retry and redirect limits, and its hooks. */
 export interface FetchPageOptions extends FetchOptions {
@@ -65,7 +65,7 @@ function archived<T extends Fetched | Outcome>(archive: NonNullable<FetchPageOpt
   return archive(req, response).then(
     () => value,
     (err: unknown): Outcome => {
-      if ((err as { code?: string }).code === WARC_UNWRITABLE) return { kind: 'unfinished', req };
+      if (noRoom((err as { code?: string }).code)) return { kind: 'unfinished', req };
       throw err;
     },
   );

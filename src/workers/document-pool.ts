@@ -122,7 +122,7 @@ export class DocumentPool {
   }
 
   private check(result: { readonly error: string; readonly code: string | undefined }): void {
-    if (noRoom(result.code)) this.filled(new Error(result.error));
+    if (noRoom(result.code)) this.filled(new Error(`the repository ${this.setup.repository} can take no more: ${result.error}`));
   }
 
   private post(slot: Slot): void {
