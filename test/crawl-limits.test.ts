@@ -44,6 +44,19 @@ describe('limits end the crawl with exit status 0', () => {
     expect((await readStats(run.repo)).documents).toBe(n);
   });
 
+  it.concurrent('max-page-number leaves nothing out for good: the same command without it is a recrawl that indexes every page', async () => {
+    const repo = join(tmp.dir, 'limited-then-whole');
+    const flags = ['--seed', web.url('tree.test'), '--repository', repo, '--log-level', '0', '--threads', '1'];
+    const limited = await web.crawl([...flags, '--max-page-number', '3'], { cwd: tmp.dir });
+    expect(limited.code, limited.stderr).toBe(0);
+    expect(await readStats(repo)).toMatchObject({ documents: 3, completed: true });
+    expect((await readStats(repo)).pending).toBeGreaterThan(0);
+    const whole = await web.crawl(flags, { cwd: tmp.dir });
+    expect(whole.code, whole.stderr).toBe(0);
+    const indexed = parseSeedIndex(await readFile(join(repo, 'index.txt'), 'utf8')).map((r) => new URL(r.url).pathname);
+    expect(indexed.sort()).toEqual(BFS.map(([path]) => path).sort());
+  });
+
   it.concurrent('max-page-number holds with many threads in flight', async () => {
     const run = await crawl(web.url('slow.test'), ['--max-page-number', '6', '--threads', '8', '--max-per-host', '8']);
     expect(run.code, run.stderr).toBe(0);
