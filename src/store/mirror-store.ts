@@ -3,6 +3,7 @@ import { lstatSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs
 import { lstat, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { threadId } from 'node:worker_threads';
+import { linkOrCopy } from './link-or-copy.js';
 import { mirrorPath } from './mirror-path.js';
 
 /** Errors that mean "something already stands at that name" (a file, or a folder). */
@@ -68,7 +69,25 @@ export class MirrorStore {
    * @returns where it went, relative to the repository, with `/` separators
    */
   async save(url: URL, isHtml: boolean, body: Uint8Array): Promise<string> {
-    const segments = mirrorPath(url, isHtml);
+    return this.put(url, mirrorPath(url, isHtml), (temp) => this.fs.writeFile(temp, body));
+  }
+
+  /**
+   * Takes another repository's copy of a document into this mirror at the `localPath` it had there,
+   * hard-linked where the file system allows, else copied; a name that is taken gets the URL's tag as
+   * in {@link save}. Refuses a `localPath` that would lead outside the repository.
+   * @returns where it went, and whether it was linked or copied
+   */
+  async adopt(url: URL, localPath: string, from: string): Promise<{ localPath: string; how: 'linked' | 'copied' }> {
+    const segments = localPath.split('/');
+    if (segments.length < 2 || segments.some((s) => s === '' || s === '.' || s === '..')) throw new Error(`mirror: ${localPath} is outside the repository`);
+    let how: 'linked' | 'copied' = 'linked';
+    const path = await this.put(url, segments, async (temp) => void (how = await linkOrCopy(from, temp)));
+    return { localPath: path, how };
+  }
+
+  /** Writes a document (by `write`, into a temporary file) at `segments`, the folders then the file name. */
+  private async put(url: URL, segments: string[], write: (temp: string) => unknown): Promise<string> {
     const name = segments.pop() as string; // mirrorPath gives the host folder and a file name at least
     const dir = await this.ensureDir(segments, url);
     // Temporary files live apart from the mirror, so a kill leaves no litter among the documents
@@ -78,7 +97,7 @@ export class MirrorStore {
     // The pool's worker and the main thread may both be saving: their counters are their own.
     const temp = join(this.root, MIRROR_TEMP_DIR, `${process.pid}-${threadId}-${tempCounter++}`);
     try {
-      await this.fs.writeFile(temp, body);
+      await write(temp);
       let target = `${dir}/${name}`;
       if (!(await this.place(temp, target))) {
         target = `${dir}/${tagName(name, tagOf(url), true)}`;
