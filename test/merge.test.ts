@@ -84,7 +84,7 @@ describe('tarantula merge: one repository of a crawl shared over two commands', 
     // The mirror: every record's file, hard-linked from the part that fetched it.
     const records = await journalRecords(path('all', '.tarantula', 'journal.jsonl'));
     expect(records).toHaveLength(allPages('shared').length);
-    const fetchedBy = new Map(a.map((r) => [r.url, 'a']).concat(b.map((r) => [r.url, 'b'])));
+    const fetchedBy = new Map<string, string>([...a.map((r) => [r.url, 'a'] as const), ...b.map((r) => [r.url, 'b'] as const)]);
     for (const r of records) {
       const [mine, theirs] = await Promise.all([stat(path('all', r.localPath)), stat(path(fetchedBy.get(r.url)!, r.localPath))]);
       expect(mine.ino, r.localPath).toBe(theirs.ino);
