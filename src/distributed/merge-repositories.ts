@@ -20,6 +20,9 @@ export const ARCHIVE_DIR = 'archive';
 /** The CDXJ of every WARC file of the parts, sorted. */
 export const MERGED_CDXJ = 'index.cdxj';
 
+/** Mirror files being linked at once. */
+const ADOPTING = 32;
+
 /** What a merge made. */
 export interface MergeSummary {
   readonly parts: number;
@@ -91,18 +94,27 @@ export async function mergeRepositories(into: string, partPaths: readonly string
   const index = await IndexWriter.open(join(target, 'index.txt'), { format: 'seed' });
   const journal = await JournalWriter.open(join(target, STATE_DIR, 'journal.jsonl'));
   let documents = 0;
+  // Mirror files are taken ADOPTING at a time (the file system's round trips overlap the reading), written in journal order.
+  const adopting: { readonly merged: Promise<IndexRecord>; readonly contentType: string | null }[] = [];
+  const writeFirst = async (): Promise<void> => {
+    const { merged, contentType } = adopting.shift()!;
+    const rec = await merged;
+    journal.append(['d', rec.url, rec, contentType, true]);
+    documents++;
+    // Bounded: wait for the files when the index has a backlog, and flush the journal as often.
+    if (!index.write(rec)) await Promise.all([index.drain(), journal.flush()]);
+  };
   try {
     journal.append(['start', new Date().toISOString()]);
     for (const [i, part] of parts.entries())
       for await (const { record, contentType, md5, time } of partRecords(part)) {
         if (!newest.take(md5, time, i)) continue;
-        const localPath = await adopt(store, record, part.dir, mirror, note);
-        const merged = localPath === record.localPath ? record : { ...record, localPath };
-        journal.append(['d', merged.url, merged, contentType, true]);
-        documents++;
-        // Bounded: wait for the files when the index has a backlog, and flush the journal as often.
-        if (!index.write(merged)) await Promise.all([index.drain(), journal.flush()]);
+        const merged = adopt(store, record, part.dir, mirror, note).then((localPath) => (localPath === record.localPath ? record : { ...record, localPath }));
+        merged.catch(() => undefined); // its failure is met where it is awaited, in turn
+        adopting.push({ merged, contentType });
+        if (adopting.length >= ADOPTING) await writeFirst();
       }
+    while (adopting.length > 0) await writeFirst();
     journal.append(['end', new Date().toISOString()]);
   } finally {
     await index.close();
