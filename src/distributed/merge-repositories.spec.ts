@@ -91,6 +91,10 @@ describe('mergeRepositories', () => {
     );
     expect(await readFile(join(into, 'archive/m-2/crawl-00000.warc.gz'), 'utf8')).toBe('warc b');
     expect(notes).toEqual(['1 CDXJ line was not read (torn, or not CDXJ) and left out of index.cdxj']);
+    // INTO is a repository like the parts: a later merge takes it whole, its WARC files too.
+    const again = join(dir, 'again');
+    expect(await mergeRepositories(again, [into], () => undefined)).toMatchObject({ documents: 2, warcFiles: 2, cdxjLines: 3 });
+    expect(await readFile(join(again, 'index.cdxj'), 'utf8')).toBe((await readFile(join(into, 'index.cdxj'), 'utf8')).replaceAll('"filename":"archive/', '"filename":"archive/all/archive/'));
   });
 
   it('refuses a folder that is not empty, and writes nothing into it', async () => {

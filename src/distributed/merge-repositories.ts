@@ -171,7 +171,7 @@ async function adopt(store: MirrorStore, record: IndexRecord, from: string, mirr
   }
 }
 
-/** Links (else copies) every part's WARC files into INTO/archive/PART/ and writes the sorted CDXJ of them all. */
+/** Links (else copies) every part's WARC files and their CDXJs into INTO/archive/PART/ and writes the sorted CDXJ of them all. */
 async function mergeArchives(target: string, parts: readonly RepositoryPart[], mirrorFolders: readonly ReadonlySet<string>[], note: (line: string) => void): Promise<{ warcFiles: number; cdxjLines: number }> {
   const sources: CdxjSource[] = [];
   const labels = new Set<string>();
@@ -183,6 +183,8 @@ async function mergeArchives(target: string, parts: readonly RepositoryPart[], m
       const path = posix.join(ARCHIVE_DIR, label, warc.path);
       await mkdir(dirname(join(target, path)), { recursive: true });
       await linkOrCopy(join(part.dir, warc.path), join(target, path));
+      // Its own CDXJ beside it, as in the part: INTO can itself be a part of a later merge.
+      await linkOrCopy(warc.cdxj, join(target, path.replace(/\.warc\.gz$/, '.cdxj')));
       const folder = posix.dirname(path);
       sources.push({ path: warc.cdxj, filename: (name) => `${folder}/${name}` });
     }

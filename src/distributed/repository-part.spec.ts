@@ -21,6 +21,7 @@ describe('openPart', () => {
     const j1 = await put('a/.tarantula/workers/1/.tarantula/journal.jsonl');
     const j0 = await put('a/.tarantula/workers/0/.tarantula/journal.jsonl');
     await put('a/stats.json', STATS);
+    await mkdir(join(dir, 'a/.tarantula/lock'), { recursive: true }); // held by none: the crawl ended
     expect(await openPart(join(dir, 'a'))).toEqual({ dir: join(dir, 'a'), journals: [j0, j1], stats: join(dir, 'a/stats.json'), completed: true });
   });
 
@@ -36,7 +37,7 @@ describe('openPart', () => {
     ['no such folder', async () => {}, 2, /is not a tarantula repository: no such folder/],
     ['a file', () => put('a', 'x'), 2, /is not a tarantula repository: not a folder/],
     ['a folder without a journal', () => put('a/index.txt'), 2, /is not a tarantula repository: no crawl journal in \.tarantula\//],
-    ['a repository being crawled', () => Promise.all([put('a/.tarantula/journal.jsonl'), put('a/.tarantula/lock')]), 1, /is being crawled \(\.tarantula\/lock is there\): merge it once its crawl has ended/],
+    ['a repository being crawled', () => Promise.all([put('a/.tarantula/journal.jsonl'), put('a/stats.json', STATS), put('a/.tarantula/lock/host.42.json', '{}')]), 1, /is being crawled \(\.tarantula\/lock\/host\.42\.json holds it\): merge it once its crawl has ended \(if no crawl runs any more, remove that file\)/],
     ['a killed crawl', () => put('a/.tarantula/journal.jsonl'), 1, /has no stats\.json: its crawl was killed before it ended/],
     ['stats.json that is not JSON', () => Promise.all([put('a/.tarantula/journal.jsonl'), put('a/stats.json', '{')]), 1, /stats\.json is not the stats of a crawl/],
   ])('refuses %s', async (_what, make, exitCode, message) => {

@@ -16,8 +16,8 @@ export interface RepositoryPart {
   readonly completed: boolean;
 }
 
-/** The file a running crawl holds in its repository: a part being crawled is not merged. */
-export const LOCK_FILE = join(STATE_DIR, 'lock');
+/** The folder where a crawl holds its repository, one file per process that holds it: a part being crawled is not merged. */
+export const LOCK_DIR = join(STATE_DIR, 'lock');
 
 const exists = (path: string): Promise<boolean> => stat(path).then(() => true, () => false);
 
@@ -32,7 +32,9 @@ const exists = (path: string): Promise<boolean> => stat(path).then(() => true, (
 export async function openPart(dir: string): Promise<RepositoryPart> {
   const kind = await stat(dir).then((s) => (s.isDirectory() ? 'folder' : 'file'), () => 'none');
   if (kind !== 'folder') throw exitWith(EXIT.badConfig, `${dir} is not a tarantula repository: ${kind === 'none' ? 'no such folder' : 'not a folder'}`);
-  if (await exists(join(dir, LOCK_FILE))) throw exitWith(EXIT.cannotRun, `${dir} is being crawled (${LOCK_FILE} is there): merge it once its crawl has ended`);
+  const holder = (await readdir(join(dir, LOCK_DIR)).catch(() => [] as string[])).find((name) => name.endsWith('.json'));
+  if (holder !== undefined)
+    throw exitWith(EXIT.cannotRun, `${dir} is being crawled (${LOCK_DIR}/${holder} holds it): merge it once its crawl has ended (if no crawl runs any more, remove that file)`);
   const workers = (await workerSlots(dir)).map((slot) => join(workerDir(dir, slot), STATE_DIR, 'journal.jsonl'));
   const own = [join(dir, STATE_DIR, 'journal.jsonl'), join(dir, STATE_DIR, 'previous.jsonl')];
   const existing = async (paths: string[]): Promise<string[]> => (await Promise.all(paths.map(exists))).flatMap((yes, i) => (yes ? [paths[i]!] : []));
