@@ -85,7 +85,7 @@ export async function mergeRepositories(into: string, partPaths: readonly string
     for await (const r of partRecords(part)) {
       newest.offer(r.md5, r.time, i);
       offered++;
-      mirrorFolders[i]!.add(r.record.localPath.slice(0, r.record.localPath.indexOf('/')));
+      mirrorFolders[i]!.add(r.record.localPath.split('/')[0]!);
     }
 
   await mkdir(join(target, STATE_DIR), { recursive: true });
