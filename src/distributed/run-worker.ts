@@ -1,8 +1,7 @@
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
-import { Subject, pipe, tap } from 'rxjs';
+import { Subject } from 'rxjs';
 import type { CrawlerConfig } from '../model/config.js';
-import { defaultSpec } from '../engine/default-spec.js';
 import { commandLine, runCrawl } from '../app/run-crawl.js';
 import { defaultPipeline } from '../engine/default-pipeline.js';
 import type { CrawlLogger } from '../log/create-logger.js';
@@ -28,7 +27,6 @@ export async function runWorker(shared: CrawlerConfig, log: CrawlLogger, slot: n
   const redis = await connectFrontier(url);
   const failure = new Subject<Error>();
   let frontierOfWorker: SharedFrontier | undefined;
-  const max = config.maxPageNumber;
   try {
     const { exitCode } = await runCrawl(config, log, {
       ...commandLine(),
@@ -45,23 +43,13 @@ export async function runWorker(shared: CrawlerConfig, log: CrawlLogger, slot: n
             requestsInFlight: config.requestsInFlight,
             leaseMs: config.leaseMs,
             maxPagesPerHost: config.maxPagesPerHost,
-            maxPages: max,
+            maxPages: config.maxPageNumber,
             reapDelayMs: config.minDelayMs,
             canonical: withoutSessionIds,
             durable: () => journal.flush(),
             onError: (err) => failure.next(err),
           })),
-        pipeline: (ctx, sinks) => {
-          const spec = defaultSpec(ctx);
-          const frontier = frontierOfWorker!;
-          return defaultPipeline(ctx, sinks, {
-            ...spec,
-            // Told inside the unit, so that the crawl loop's last release of the request finds it.
-            unit: (release) => pipe(spec.unit(release), tap((out) => frontier.settle(out))),
-            // Permits from Redis bound the pages of all workers together.
-            ...(max > 0 ? { mayStart: () => !frontier.exhausted } : {}),
-          });
-        },
+        pipeline: defaultPipeline,
         robotsFetch: (fetch) => sharedRobotsFetch(redis, crawlIdOf(config), config.robotsTtlMs, fetch),
         failure,
         close: async () => {
