@@ -4,6 +4,7 @@ import { Subject } from 'rxjs';
 import type { CrawlerConfig } from '../model/config.js';
 import { commandLine, runCrawl } from '../app/run-crawl.js';
 import { defaultPipeline } from '../engine/default-pipeline.js';
+import type { Pipeline } from '../engine/pipeline.js';
 import type { CrawlLogger } from '../log/create-logger.js';
 import { withoutSessionIds } from '../url/query-params.js';
 import { connectFrontier, crawlIdOf, workerDir } from './redis-frontier-url.js';
@@ -11,7 +12,8 @@ import { SharedFrontier } from './shared-frontier.js';
 import { sharedRobotsFetch } from './shared-robots.js';
 
 /**
- * One worker process of a shared crawl (SPEC §8): the default crawl, with the frontier, the seen-set,
+ * One worker process of a shared crawl (SPEC §8): the default crawl (or `pipeline`, a pipeline file's,
+ * unchanged: only its frontier is another), with the frontier, the seen-set,
  * the page counter and the host counts in Redis, and its journal, index part and stats in its own
  * folder. Its name in Redis is this machine's name, the repository and its slot: two commands on one
  * machine crawling into two repositories are distinct workers, and a restarted worker takes back at
@@ -20,7 +22,7 @@ import { sharedRobotsFetch } from './shared-robots.js';
  * @example
  * await runWorker(config, log, 0) //=> 0 once the shared crawl has nothing queued, leased or in flight
  */
-export async function runWorker(shared: CrawlerConfig, log: CrawlLogger, slot: number): Promise<number> {
+export async function runWorker(shared: CrawlerConfig, log: CrawlLogger, slot: number, pipeline: Pipeline = defaultPipeline): Promise<number> {
   // Each worker archives into WARC files of its own: PATH-SLOT-00000.warc.gz, …
   const config = shared.warcFile === undefined ? shared : { ...shared, warcFile: `${shared.warcFile.replace(/\.warc\.gz$/, '')}-${slot}` };
   const url = config.frontier!;
@@ -49,7 +51,7 @@ export async function runWorker(shared: CrawlerConfig, log: CrawlLogger, slot: n
             durable: () => journal.flush(),
             onError: (err) => failure.next(err),
           })),
-        pipeline: defaultPipeline,
+        pipeline,
         robotsFetch: (fetch) => sharedRobotsFetch(redis, crawlIdOf(config), config.robotsTtlMs, fetch),
         failure,
         close: async () => {
