@@ -1,7 +1,7 @@
 import { access } from 'node:fs/promises';
-import { register } from 'node:module';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { resolveFromPackage } from './resolve-from-package.js';
 import { packagePath } from '../config/package-root.js';
 import type { ConfigOverrides } from '../config/build-config.js';
 import { ConfigError } from '../config/config-error.js';
@@ -49,25 +49,34 @@ async function findPipeline(name: string): Promise<string> {
 }
 
 /**
- * Lets a pipeline file anywhere `import ... from 'tarantula'` (and from `rxjs`, or any other package
- * tarantula has): what the file's own folder cannot resolve is resolved from this installation.
+ * A file compiled as CommonJS (a `.ts` file in a project whose package.json has no `"type": "module"`,
+ * or has none) comes back as `{ default: module.exports }`, where its `export default` is
+ * `module.exports.default`.
  */
-function resolveFromHere(): void {
-  const parentURL = pathToFileURL(packagePath('package.json')).href;
-  const hook = `export async function resolve(specifier, context, next) {
-    try { return await next(specifier, context); }
-    catch (err) { if (err?.code !== 'ERR_MODULE_NOT_FOUND') throw err; return next(specifier, { ...context, parentURL: ${JSON.stringify(parentURL)} }); }
-  }`;
-  register(`data:text/javascript,${encodeURIComponent(hook)}`);
+function defaultExport(mod: { default?: unknown }): unknown {
+  const value = mod.default as { default?: unknown; __esModule?: boolean } | undefined;
+  return typeof value === 'object' && value !== null && value.__esModule === true ? value.default : value;
+}
+
+/**
+ * The cause in one line, without the stack or a require chain. A compile error's message starts with
+ * a count ("Transform failed with 1 error:"); its next line is esbuild's `FILE:LINE:COLUMN: ERROR: …`.
+ */
+function firstLine(err: unknown): string {
+  const lines = (err instanceof Error ? err.message : String(err)).split('\n').map((line) => line.trim()).filter((line) => line !== '');
+  return lines.find((line) => line.includes(': ERROR: ')) ?? lines[0] ?? 'unknown error';
 }
 
 async function importPipeline(file: string): Promise<Pipeline> {
-  resolveFromHere();
+  resolveFromPackage();
   const url = pathToFileURL(file).href;
-  const mod = (/\.[cm]?ts$/.test(file)
-    ? await (await import('tsx/esm/api')).tsImport(url, import.meta.url)
-    : await import(url)) as { default?: unknown };
-  const pipeline = mod.default;
+  const mod = await (/\.[cm]?ts$/.test(file)
+    ? import('tsx/esm/api').then((tsx) => tsx.tsImport(url, import.meta.url))
+    : import(url)
+  ).catch((err: unknown) => {
+    throw new ConfigError('arg-bad-value', file, `cannot load the pipeline: ${firstLine(err)}`);
+  }) as { default?: unknown };
+  const pipeline = defaultExport(mod);
   if (typeof pipeline !== 'function') throw new ConfigError('arg-bad-value', file, 'the file has no default export of a pipeline (use definePipeline)');
   return pipeline as Pipeline;
 }
