@@ -23,7 +23,7 @@ let redis: TestRedis;
 let tmp: Awaited<ReturnType<typeof tempDir>>;
 beforeAll(async () => {
   const sites = [
-    gridPages(SITES.shared, PAGES.shared, 20),
+    gridPages(SITES.shared, PAGES.shared, 50), // slow enough that neither command can fetch them all before the other starts
     gridPages(SITES.newest, PAGES.newest, 0, (host, k) => `${host} ${k} generation ${generation}`),
     gridPages(SITES.slow, PAGES.slow, 300),
   ];
