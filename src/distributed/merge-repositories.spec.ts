@@ -97,6 +97,17 @@ describe('mergeRepositories', () => {
     expect(await readFile(join(again, 'index.cdxj'), 'utf8')).toBe((await readFile(join(into, 'index.cdxj'), 'utf8')).replaceAll('"filename":"archive/', '"filename":"archive/all/archive/'));
   });
 
+  it('copies the mirror files when INTO is on another file system (/dev/shm, a tmpfs)', async () => {
+    const a = await part('a', [record('http://a.test/1', '2026-12-01T09:00:00Z', 'a1'), record('http://a.test/2', '2026-12-01T09:00:00Z', 'a2')]);
+    const shm = await mkdtemp('/dev/shm/merge-repositories-');
+    try {
+      expect((await mergeRepositories(join(shm, 'all'), [a], () => undefined)).mirror).toEqual({ linked: 0, copied: 2, missing: 0 });
+      expect(await readFile(join(shm, 'all/a.test/2.html'), 'utf8')).toBe('<title>a2</title>');
+    } finally {
+      await rm(shm, { recursive: true, force: true });
+    }
+  });
+
   it('refuses a folder that is not empty, and writes nothing into it', async () => {
     const a = await part('a', [record('http://a.test/1', '2026-12-01T09:00:00Z', 'a1')]);
     await put('all/keep.txt', 'mine');
