@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, realpath, rm } from 'node:fs/promises';
+import { mkdir, readdir, realpath } from 'node:fs/promises';
 import { basename, dirname, join, posix, resolve, sep } from 'node:path';
 import { EXIT, exitWith } from '../app/exit-status.js';
 import { sortCdxj, type CdxjSource } from '../archive/sort-cdxj.js';
@@ -9,7 +9,7 @@ import { STATE_DIR } from '../state/crawl-state.js';
 import { JournalWriter } from '../state/journal-writer.js';
 import { readJournal } from '../state/read-journal.js';
 import { linkOrCopy } from '../store/link-or-copy.js';
-import { MIRROR_TEMP_DIR, MirrorStore } from '../store/mirror-store.js';
+import { MirrorStore } from '../store/mirror-store.js';
 import { noRoom } from '../store/no-room.js';
 import { sumStats } from './merge-worker-parts.js';
 import { MAX_PARTS, NewestRecords } from './newest-records.js';
@@ -119,7 +119,6 @@ export async function mergeRepositories(into: string, partPaths: readonly string
   } finally {
     await index.close();
     await journal.close();
-    await rm(join(target, MIRROR_TEMP_DIR), { recursive: true, force: true });
   }
   if (mirror.missing > 0) note(`${mirror.missing} mirror file${mirror.missing === 1 ? ' was' : 's were'} missing from the parts: their records keep their localPath`);
 

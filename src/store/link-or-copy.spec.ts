@@ -26,10 +26,18 @@ describe('linkOrCopy', () => {
     }
   });
 
-  it('fails as link does when the target exists or the source is missing', async () => {
+  it('replaces nothing: fails when the target exists, linking or copying, and when the source is missing', async () => {
     await writeFile(join(dir, 'a'), 'a');
     await writeFile(join(dir, 'b'), 'b');
     await expect(linkOrCopy(join(dir, 'a'), join(dir, 'b'))).rejects.toMatchObject({ code: 'EEXIST' });
     await expect(linkOrCopy(join(dir, 'none'), join(dir, 'c'))).rejects.toMatchObject({ code: 'ENOENT' });
+    const shm = await mkdtemp('/dev/shm/link-or-copy-');
+    try {
+      await writeFile(join(shm, 'b'), 'theirs');
+      await expect(linkOrCopy(join(dir, 'a'), join(shm, 'b'))).rejects.toMatchObject({ code: 'EEXIST' }); // the copy too
+      expect(await readFile(join(shm, 'b'), 'utf8')).toBe('theirs');
+    } finally {
+      await rm(shm, { recursive: true, force: true });
+    }
   });
 });

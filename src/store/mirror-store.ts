@@ -69,25 +69,7 @@ export class MirrorStore {
    * @returns where it went, relative to the repository, with `/` separators
    */
   async save(url: URL, isHtml: boolean, body: Uint8Array): Promise<string> {
-    return this.put(url, mirrorPath(url, isHtml), (temp) => this.fs.writeFile(temp, body));
-  }
-
-  /**
-   * Takes another repository's copy of a document into this mirror at the `localPath` it had there,
-   * hard-linked where the file system allows, else copied; a name that is taken gets the URL's tag as
-   * in {@link save}. Refuses a `localPath` that would lead outside the repository.
-   * @returns where it went, and whether it was linked or copied
-   */
-  async adopt(url: URL, localPath: string, from: string): Promise<{ localPath: string; how: 'linked' | 'copied' }> {
-    const segments = localPath.split('/');
-    if (segments.length < 2 || segments.some((s) => s === '' || s === '.' || s === '..')) throw new Error(`mirror: ${localPath} is outside the repository`);
-    let how: 'linked' | 'copied' = 'linked';
-    const path = await this.put(url, segments, async (temp) => void (how = await linkOrCopy(from, temp)));
-    return { localPath: path, how };
-  }
-
-  /** Writes a document (by `write`, into a temporary file) at `segments`, the folders then the file name. */
-  private async put(url: URL, segments: string[], write: (temp: string) => unknown): Promise<string> {
+    const segments = mirrorPath(url, isHtml);
     const name = segments.pop() as string; // mirrorPath gives the host folder and a file name at least
     const dir = await this.ensureDir(segments, url);
     // Temporary files live apart from the mirror, so a kill leaves no litter among the documents
@@ -97,7 +79,7 @@ export class MirrorStore {
     // The pool's worker and the main thread may both be saving: their counters are their own.
     const temp = join(this.root, MIRROR_TEMP_DIR, `${process.pid}-${threadId}-${tempCounter++}`);
     try {
-      await write(temp);
+      await this.fs.writeFile(temp, body);
       let target = `${dir}/${name}`;
       if (!(await this.place(temp, target))) {
         target = `${dir}/${tagName(name, tagOf(url), true)}`;
@@ -108,6 +90,28 @@ export class MirrorStore {
       await this.fs.rm(temp, { force: true });
       throw err;
     }
+  }
+
+  /**
+   * Takes another repository's copy of a document into this mirror at the `localPath` it had there,
+   * hard-linked where the file system allows, else copied; a name that is taken gets the URL's tag as
+   * in {@link save}. Nothing already there is replaced. Refuses a `localPath` that would lead outside
+   * the repository.
+   * @returns where it went, and whether it was linked or copied
+   */
+  async adopt(url: URL, localPath: string, from: string): Promise<{ localPath: string; how: 'linked' | 'copied' }> {
+    const segments = localPath.split('/');
+    if (segments.length < 2 || segments.some((s) => s === '' || s === '.' || s === '..')) throw new Error(`mirror: ${localPath} is outside the repository`);
+    const name = segments.pop()!;
+    const dir = await this.ensureDir(segments, url);
+    for (const target of [`${dir}/${name}`, `${dir}/${tagName(name, tagOf(url), true)}`]) {
+      try {
+        return { localPath: target, how: await linkOrCopy(from, join(this.root, target)) };
+      } catch (err) {
+        if (!TAKEN.has(codeOf(err) ?? '')) throw err;
+      }
+    }
+    throw new Error(`mirror: cannot store ${url.href} in ${dir}`);
   }
 
   /**
