@@ -1,5 +1,6 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseConf } from '../src/config/parse-conf.js';
 import { PAGE, regenerate } from '../scripts/configuration-page.js';
@@ -17,5 +18,31 @@ describe('docs/configuration.md', () => {
     const keys = parseConf(await readFile(join(ROOT, 'Crawler.conf'), 'utf8'), 'Crawler.conf').map((s) => s.key);
     expect(keys.length).toBeGreaterThan(40);
     for (const key of keys) expect(page, key).toContain(`### \`${key}\``);
+  });
+});
+
+/** GitHub's anchor of a heading: lowercased, punctuation dropped, spaces to hyphens. */
+const anchorOf = (heading: string): string => heading.toLowerCase().replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '').replaceAll(' ', '-');
+
+async function anchors(file: string): Promise<Set<string>> {
+  const text = (await readFile(file, 'utf8')).replace(/^```[\s\S]*?^```/gm, '');
+  return new Set([...text.matchAll(/^#+ (.*)$/gm)].map((m) => anchorOf(m[1]!)));
+}
+
+describe('the manual (README.md and docs/)', () => {
+  it('links only to files that exist and to headings that exist', async () => {
+    const pages = ['README.md', ...(await readdir(join(ROOT, 'docs'))).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+    const broken: string[] = [];
+    for (const page of pages) {
+      const text = (await readFile(join(ROOT, page), 'utf8')).replace(/^```[\s\S]*?^```/gm, '');
+      for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+        if (/^[a-z]+:/.test(target!)) continue;
+        const [path, anchor] = target!.split('#') as [string, string | undefined];
+        const file = path === '' ? join(ROOT, page) : join(ROOT, dirname(page), path);
+        if (!existsSync(file)) broken.push(`${page}: ${target}`);
+        else if (anchor !== undefined && !(await anchors(file)).has(anchor)) broken.push(`${page}: ${target}`);
+      }
+    }
+    expect(broken).toEqual([]);
   });
 });
