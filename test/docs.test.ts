@@ -30,6 +30,17 @@ async function anchors(file: string): Promise<Set<string>> {
 }
 
 describe('the manual (README.md and docs/)', () => {
+  it('speaks of the product, not of its development: no issue numbers, rounds or times of day', async () => {
+    const folders = (await readdir(join(ROOT, 'src'), { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => `src/${d.name}/README.md`);
+    const docs = (await readdir(join(ROOT, 'docs'))).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`);
+    const diary = /\bissues? #?[0-9]|#[0-9]{2}\b|\btonight\b|\bthis (evening|morning|afternoon|session|round|wave)\b|\bround [0-9]/i;
+    const found: string[] = [];
+    for (const page of ['README.md', 'bench/README.md', ...docs, ...folders.filter((f) => existsSync(join(ROOT, f)))]) {
+      (await readFile(join(ROOT, page), 'utf8')).split('\n').forEach((line, i) => diary.test(line) && found.push(`${page}:${i + 1}: ${line.trim()}`));
+    }
+    expect(found).toEqual([]);
+  });
+
   it('links only to files that exist and to headings that exist', async () => {
     const pages = ['README.md', ...(await readdir(join(ROOT, 'docs'))).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
     const broken: string[] = [];
