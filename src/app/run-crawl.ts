@@ -80,7 +80,7 @@ export interface RunCrawlResult {
 export async function runCrawl(config: CrawlerConfig, log: CrawlLogger, opts: RunCrawlOptions): Promise<RunCrawlResult> {
   const { worker } = opts;
   if (config.frontier !== undefined && worker === undefined)
-    throw new ConfigError('arg-bad-value', 'frontier', `a shared frontier (${config.frontier}) works with tarantula crawl only, without --watch`);
+    throw new ConfigError('arg-bad-value', 'frontier', `a shared frontier (${config.frontier}) is run by its worker processes (runWorker), not by runCrawl alone`);
   if (config.frontier === undefined && config.workers > 1)
     throw new ConfigError('arg-bad-value', 'workers', `${config.workers} worker processes need a shared frontier (frontier = redis://HOST:PORT/DB)`);
   // Before the repository is touched: a missing input file is a bad command line (exit 2).

@@ -11,12 +11,14 @@ import type { Pipeline } from '../engine/pipeline.js';
 import { commandLine, runCrawl } from '../app/run-crawl.js';
 import { flushLogger } from '../log/create-logger.js';
 import { openLog } from './open-log.js';
+import { runShared } from './run-shared.js';
 
 /**
  * `tarantula run PIPELINE [CONF]`: loads a pipeline file — `pipelines/NAME.ts` (in the current folder,
  * else the ones shipped with tarantula), or a path — written
  * in TypeScript or JavaScript (TypeScript is compiled on the fly by tsx, no build step) and runs its
- * default export like `crawl` runs the default pipeline: same configuration, flags, state and sinks.
+ * default export like `crawl` runs the default pipeline: same configuration, flags, state and sinks;
+ * with `--frontier redis://…`, in each worker process over the shared frontier.
  *
  * @example
  * await runPipeline('linkgraph', undefined, {}) //=> 0, edges on stdout
@@ -27,7 +29,7 @@ export async function runPipeline(name: string, confPath: string | undefined, ov
   const { config, warnings } = await loadConfig(confPath, overrides, { canResume: hasCrawlState });
   const log = await openLog(config);
   for (const warning of warnings) log.warn(warning);
-  const { exitCode } = await runCrawl(config, log, { ...commandLine(), pipeline });
+  const exitCode = config.frontier !== undefined ? await runShared(config, log, pipeline) : (await runCrawl(config, log, { ...commandLine(), pipeline })).exitCode;
   await flushLogger(log);
   return exitCode;
 }

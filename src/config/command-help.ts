@@ -35,7 +35,8 @@ conditional requests. With a Redis frontier, starts \`workers\` processes that s
   run: {
     synopsis: 'tarantula run PIPELINE [CONF] [FLAGS]',
     about: `Runs a pipeline file (pipelines/NAME.ts by name, or a .ts/.js file by path) with the crawl's
-configuration, flags, state and signals: a crawl of your own, built from the library's stages.`,
+configuration, flags, state and signals: a crawl of your own, built from the library's stages.
+With a Redis frontier, runs the pipeline in each of \`workers\` processes that share the crawl.`,
     flags: [],
     keyFlags: true,
   },
