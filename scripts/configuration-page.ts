@@ -24,7 +24,7 @@ export function keyReference(): string {
   const fields = Object.keys(KEYS) as (keyof CrawlerConfig)[];
   const out: string[] = [];
   for (const section of SECTIONS) {
-    out.push(`## \`<${section}>\``, '');
+    out.push(`## ${section}`, '');
     for (const field of fields.filter((f) => KEYS[f].section === section)) {
       const spec = KEYS[field];
       const flags = [...FLAG_ALIASES].filter(([, key]) => key === spec.name).map(([alias]) => alias);
