@@ -57,16 +57,18 @@ afterAll(async () => {
 const allPages = (): string[] => HOSTS.flatMap((h) => Array.from({ length: PAGES }, (_, k) => web.url(h, `/${k}`))).sort();
 let runs = 0;
 
+/** The page requests the server saw from `agent`, in order of arrival. */
+const requestsOf = (agent: string): FixtureRequest[] => web.server.requests.filter((r) => r.headers['user-agent'] === agent && r.path !== '/robots.txt');
+
 /** `tarantula crawl` of the grid with a shared frontier, 2 workers; the requests the server saw of this run. */
-async function crawl(repository: string) {
+async function crawl(repository: string, flags: readonly string[] = [], opts: Parameters<typeof runCli>[1] = {}) {
   const agent = `tarantula/again-${++runs}`;
   const run = await runCli(
     ['crawl', ...NO_DELAYS, ...NO_SITEMAPS, '--seed', web.url(HOSTS[0]!, '/0'), '--scope', 'free-spanning', '--repository', repository,
-      '--frontier', redis.url, '--workers', '2', '--threads', '2', '--user-agent', agent, '--log-level', '0', ...web.resolve()],
-    { cwd: tmp.dir },
+      '--frontier', redis.url, '--workers', '2', '--threads', '2', '--user-agent', agent, '--log-level', '0', ...web.resolve(), ...flags],
+    { cwd: tmp.dir, ...opts },
   );
-  const requests: FixtureRequest[] = web.server.requests.filter((r) => r.headers['user-agent'] === agent && r.path !== '/robots.txt');
-  return { ...run, requests };
+  return { ...run, requests: requestsOf(agent) };
 }
 
 describe('a finished shared crawl, run again', { timeout: 180_000 }, () => {
@@ -98,5 +100,28 @@ describe('a finished shared crawl, run again', { timeout: 180_000 }, () => {
     expect(third.requests.map((r) => web.url(r.host, r.path)).sort()).toEqual(allPages());
     expect(third.requests.every((r) => r.status === 304)).toBe(true);
     expect(parseSeedIndex(await readFile(join(repository, 'index.txt'), 'utf8')).map((r) => r.url).sort()).toEqual(allPages());
+  });
+
+  it('with --watch, recrawls the shared crawl every period, conditionally, until SIGINT (exit 130)', async () => {
+    const agent = `tarantula/again-${runs + 1}`;
+    const n = allPages().length;
+    const run = await crawl(join(tmp.dir, 'watched'), ['--watch', '--period', '0.0003'], {
+      onSpawn: (child) => {
+        // Stop once the second round has had an answer for every page.
+        const poll = setInterval(() => {
+          if (requestsOf(agent).filter((r) => r.status > 0).length < 2 * n) return;
+          clearInterval(poll);
+          child.kill('SIGINT');
+        }, 20);
+        child.on('exit', () => clearInterval(poll));
+      },
+    });
+    expect(run.code, run.stderr).toBe(130);
+    const first = run.requests.slice(0, n);
+    const second = run.requests.slice(n, 2 * n);
+    expect(first.map((r) => web.url(r.host, r.path)).sort()).toEqual(allPages());
+    expect(first.every((r) => r.headers['if-none-match'] === undefined)).toBe(true);
+    expect(second.map((r) => web.url(r.host, r.path)).sort()).toEqual(allPages());
+    expect(second.every((r) => r.headers['if-none-match'] !== undefined && r.status === 304)).toBe(true);
   });
 });
