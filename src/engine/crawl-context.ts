@@ -132,7 +132,7 @@ export function startedSet(config: CrawlerConfig): SeenSet | undefined {
  * crawl(defaultSpec(ctx)).subscribe();
  */
 export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen: SeenSet, state: CrawlState, options: CrawlContextOptions = {}): CrawlContext {
-  const stats = new CrawlStats((url) => state.known.has(url));
+  const stats = new CrawlStats((url) => state.known.get(url)?.record);
   const fetcher = createFetcher(config, log, options);
   const robots = new RobotsCache({
     // A worker of a shared crawl reads robots.txt through the shared cache first.
