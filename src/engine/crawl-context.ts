@@ -25,6 +25,7 @@ import { MirrorStore } from '../store/mirror-store.js';
 import { linkPolicy, linkPolicySource, type LinkPolicy } from '../url/link-policy.js';
 import { withoutSessionIds } from '../url/query-params.js';
 import { DocumentPool } from '../workers/document-pool.js';
+import { droppedSeedWarning } from './dropped-seed.js';
 import { createFetcher, type Fetcher, type NetworkHooks } from './fetcher.js';
 
 /** What admission knows: the URLs seen and started, the link policy, the per-host counts, the in-links, and where drops are told. */
@@ -162,9 +163,11 @@ export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen
   const started = options.shared ? undefined : (options.started ?? startedSet(config));
   const inLinks = inLinkCounts();
   const debug = log.isLevelEnabled('debug');
-  const report: DropReport = (reason, url, detail) => {
+  const report: DropReport = (reason, url, detail, seed) => {
     stats.dropped(reason);
-    if (debug) log.debug({ url, reason, ...(detail ? { detail } : {}) }, 'dropped');
+    const warning = seed ? droppedSeedWarning(reason) : undefined;
+    if (warning !== undefined) log.warn({ url, reason }, warning);
+    else if (debug) log.debug({ url, reason, ...(detail ? { detail } : {}) }, 'dropped');
   };
   return {
     config,
