@@ -47,8 +47,8 @@ const loopback = () => `http://127.0.0.1:${server.port}/`;
 const PRIVATE = /^seed not crawled: its address is loopback, private or reserved; allow-private-addresses = true \(--allow-private-addresses\) lets it through$/;
 
 describe('a seed that admission drops is named in a warning, with the reason and the key that lets it through', () => {
-  it('a private address piped in with -i: one warning, and nothing requested', async () => {
-    const run = await crawl(['-i', '-'], { stdin: `${loopback()}\n` });
+  it('a private address piped in with -i, twice: one warning, and nothing requested', async () => {
+    const run = await crawl(['-i', '-'], { stdin: `${loopback()}\n${loopback()}\n` });
     expect(run.code, run.stderr).toBe(0);
     expect(run.requested).toEqual([]);
     expect(run.warnings).toHaveLength(1);

@@ -163,11 +163,17 @@ export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen
   const started = options.shared ? undefined : (options.started ?? startedSet(config));
   const inLinks = inLinkCounts();
   const debug = log.isLevelEnabled('debug');
+  // Only the seeds warned about: a seed given twice is named once.
+  const warnedSeeds = new Set<string>();
   const report: DropReport = (reason, url, detail, seed) => {
     stats.dropped(reason);
     const warning = seed ? droppedSeedWarning(reason) : undefined;
-    if (warning !== undefined) log.warn({ url, reason }, warning);
-    else if (debug) log.debug({ url, reason, ...(detail ? { detail } : {}) }, 'dropped');
+    if (warning === undefined) {
+      if (debug) log.debug({ url, reason, ...(detail ? { detail } : {}) }, 'dropped');
+    } else if (!warnedSeeds.has(url)) {
+      warnedSeeds.add(url);
+      log.warn({ url, reason }, warning);
+    }
   };
   return {
     config,
