@@ -1,15 +1,14 @@
 import type { FilterReason } from '../model/filter-reason.js';
 
-/** Why admission dropped a seed, and the key (and its flag) that would let it through. */
+/**
+ * Why admission dropped a seed, and the key (and its flag) that would let it through. Scope and the
+ * accept/reject lists never drop a seed (SPEC §4); the host limit and robots.txt judge requests,
+ * which no longer say whether they were seeds.
+ */
 const WHY: Partial<Record<FilterReason, string>> = {
   'private-address': 'its address is loopback, private or reserved; allow-private-addresses = true (--allow-private-addresses) lets it through',
-  'out-of-scope': 'it is outside the scope; a wider scope (--scope) lets it through',
-  rejected: 'reject-list (--reject-list) matches it',
-  'not-accepted': 'accept-list (--accept-list) does not match it',
   'too-long': 'it is longer than max-url-length; a higher max-url-length (--max-url-length, 0 = no limit) lets it through',
   'path-repetition': 'a path segment repeats more than max-path-repetition times; a higher max-path-repetition (--max-path-repetition, 0 = no limit) lets it through',
-  'too-deep': 'it is deeper than max-depth (--max-depth, 0 = no limit)',
-  'host-limit': 'its host has max-pages-per-host URLs already (--max-pages-per-host, 0 = no limit)',
 };
 
 /**
