@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
  * never one after it (README "Layout"). `index.ts`, the library's entry, sits on top.
  */
 const LAYERS = [
-  'model', 'config', 'log', 'url', 'parse', 'fetch', 'robots', 'sitemap', 'store', 'output', 'archive', 'input', 'pagerank',
+  'model', 'config', 'log', 'url', 'parse', 'fetch', 'robots', 'sitemap', 'store', 'output', 'archive', 'render', 'input', 'pagerank',
   'demo', 'frontier', 'state', 'workers', 'stages', 'sinks', 'engine', 'app', 'distributed', 'report', 'cli', 'index.ts', 'parts.ts',
 ] as const;
 

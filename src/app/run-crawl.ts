@@ -11,7 +11,8 @@ import { fingerprintSet } from '../frontier/seen-set.js';
 import type { CrawlLogger } from '../log/create-logger.js';
 import { openSeedInputs } from '../input/input-seeds.js';
 import { withoutSessionIds } from '../url/query-params.js';
-import { EXIT } from './exit-status.js';
+import { EXIT, exitWith } from './exit-status.js';
+import { findChromium } from '../render/find-chromium.js';
 import { finishCrawl } from './finish-crawl.js';
 import { openIndex } from './open-index.js';
 import { isBrokenPipe } from '../output/index-writer.js';
@@ -87,6 +88,8 @@ export async function runCrawl(config: CrawlerConfig, log: CrawlLogger, opts: Ru
     throw new ConfigError('arg-bad-value', 'frontier', `a shared frontier (${config.frontier}) is run by its worker processes (runWorker), not by runCrawl alone`);
   if (config.frontier === undefined && config.workers > 1)
     throw new ConfigError('arg-bad-value', 'workers', `${config.workers} worker processes need a shared frontier (frontier = redis://HOST:PORT/DB)`);
+  if (config.render !== 'never' && findChromium(config.chromiumPath) === undefined)
+    throw exitWith(EXIT.cannotRun, `render = ${config.render} needs Chromium: none at chromium-path${config.chromiumPath ? ` (${config.chromiumPath})` : ' nor on PATH'}; install it (apt-get install chromium) or set chromium-path`);
   // Before the repository is touched: a missing input file is a bad command line (exit 2).
   const inputs = await openSeedInputs(config.inputFiles, opts.stdin ?? process.stdin);
   const repository = resolve(config.repository);

@@ -1,5 +1,5 @@
 import { VERSION } from './version.js';
-import { MAX_NEAR_DUPLICATE_BITS, MAX_PRIORITY_LEVELS, type CrawlerConfig, type IndexFormat, type RecrawlPolicy, type ScopeMode, type Traversal } from '../model/config.js';
+import { MAX_NEAR_DUPLICATE_BITS, MAX_PRIORITY_LEVELS, type CrawlerConfig, type IndexFormat, type RecrawlPolicy, type RenderMode, type ScopeMode, type Traversal } from '../model/config.js';
 import type { ConfValue } from './parse-conf.js';
 import type { SectionName } from './sections.js';
 import {
@@ -41,6 +41,7 @@ const SCOPES: readonly ScopeMode[] = ['free-spanning', 'domain-scope', 'host-sco
 const TRAVERSALS: readonly Traversal[] = ['bfs', 'dfs'];
 const INDEX_FORMATS: readonly IndexFormat[] = ['seed', 'jsonl', 'csv', 'edges'];
 const RECRAWL_POLICIES: readonly RecrawlPolicy[] = ['fixed', 'adaptive'];
+const RENDER_MODES: readonly RenderMode[] = ['never', 'auto', 'always'];
 const USER_AGENT = `tarantula/${VERSION}`;
 const count = numberOf();
 const seconds = numberOf({ factor: 1000 });
@@ -298,6 +299,26 @@ export const KEYS: { readonly [F in keyof CrawlerConfig]: KeySpec<F> } = {
     name: 'document-threads', section: 'multithreading-options', kind: 'integer', unit: 'worker threads, or 0',
     default: '0', parse: count,
     doc: 'Worker threads that parse documents and write the mirror, beside the thread that fetches; 0: one fewer than the cores, 1 to 4.',
+  },
+  render: {
+    name: 'render', section: 'multithreading-options', kind: 'choice', unit: RENDER_MODES.join(', '),
+    default: 'never', parse: choiceOf(RENDER_MODES),
+    doc: 'Load HTML pages in headless Chromium and parse the rendered DOM: never, auto (only pages that are an app shell) or always.',
+  },
+  renderThreads: {
+    name: 'render-threads', section: 'multithreading-options', kind: 'integer', unit: 'browser pages',
+    default: '1', parse: numberOf({ min: 1 }),
+    doc: 'Pages rendered at once (at least 1).',
+  },
+  renderTimeoutMs: {
+    name: 'render-timeout', section: 'multithreading-options', kind: 'integer', unit: 'milliseconds',
+    default: '20000', parse: numberOf({ min: 1 }),
+    doc: 'The longest one page\'s render may take; past it the page fails with render-timeout.',
+  },
+  chromiumPath: {
+    name: 'chromium-path', section: 'multithreading-options', kind: 'string', unit: 'path, or empty',
+    default: '""', parse: optionalText,
+    doc: 'The Chromium that renders pages; empty: chromium on PATH.',
   },
   indexFile: {
     name: 'index-file', section: 'output-options', kind: 'string', unit: 'path, - (stdout), or empty',

@@ -25,6 +25,8 @@ import { MirrorStore } from '../store/mirror-store.js';
 import { linkPolicy, linkPolicySource, type LinkPolicy } from '../url/link-policy.js';
 import { withoutSessionIds } from '../url/query-params.js';
 import { DocumentPool } from '../workers/document-pool.js';
+import { findChromium } from '../render/find-chromium.js';
+import { PageRenderer } from '../render/page-renderer.js';
 import { droppedSeedWarning } from './dropped-seed.js';
 import { createFetcher, type Fetcher, type NetworkHooks } from './fetcher.js';
 
@@ -88,6 +90,8 @@ export interface CrawlContext {
   readonly hosts: HostPolicy;
   readonly fetcher: Fetcher;
   readonly documents: Documents;
+  /** The headless browser of `render` = auto or always; undefined when the crawl renders nothing. */
+  readonly renderer: PageRenderer | undefined;
   /** Frees what the crawl holds: the document workers, the connections, the WARC, the cookie jar. */
   close(): Promise<void>;
 }
@@ -175,6 +179,9 @@ export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen
       log.warn({ url, reason }, warning);
     }
   };
+  const renderer = config.render === 'never'
+    ? undefined
+    : new PageRenderer({ executablePath: findChromium(config.chromiumPath) ?? 'chromium', threads: config.renderThreads, timeoutMs: config.renderTimeoutMs });
   return {
     config,
     log,
@@ -221,8 +228,9 @@ export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen
       contentSeen: new ContentSeen(),
       near: { index: new NearDuplicateIndex(config.nearDuplicateBits), skipLinks: config.skipNearDuplicates },
     },
+    renderer,
     close: async () => {
-      await Promise.all([pool.close(), fetcher.close()]);
+      await Promise.all([pool.close(), fetcher.close(), renderer?.close()]);
     },
   };
 }

@@ -25,6 +25,7 @@ import type { CrawlSpec, Release } from './crawl.js';
 import { linksOf, type Fetched, type Outcome } from '../model/outcome.js';
 import type { Admissible } from '../stages/drop-when.js';
 import { endOf } from '../model/request-end.js';
+import { renderHook } from './render-hook.js';
 
 /**
  * Input files are read on only while the frontier holds fewer pending requests than this: a
@@ -169,6 +170,7 @@ export function defaultUnit(ctx: CrawlContext, release?: Release, stages: UnitSt
       ...options, politeness, maxRetries: c.maxRetries, maxRedirects: c.maxRedirects, validatorsOf: validatorsOf(ctx),
       ...(release ? { fetched: release } : {}),
       archive: archiveHook(ctx),
+      render: renderHook(ctx),
     }),
     readSitemaps(),
     reuseStored(ctx.state.known, docs.store),

@@ -6,6 +6,8 @@ export type Traversal = 'bfs' | 'dfs';
 export type IndexFormat = 'seed' | 'jsonl' | 'csv' | 'edges';
 /** How recrawls are scheduled: every page each `period`, or each page on its own interval (SPEC §10). */
 export type RecrawlPolicy = 'fixed' | 'adaptive';
+/** When pages are loaded in headless Chromium (`render`, SPEC §13). */
+export type RenderMode = 'never' | 'auto' | 'always';
 
 /** One `--resolve HOST:PORT:ADDRESS` entry, as curl's. */
 export interface ResolveEntry {
@@ -85,6 +87,14 @@ export interface CrawlerConfig {
   readonly requestsInFlight: number;
   /** `document-threads`: worker threads that parse and store documents; 0 = one fewer than the cores, 1 to 4. */
   readonly documentThreads: number;
+  /** `render`: never, only pages whose fetched HTML is an app shell (auto), or every HTML page. */
+  readonly render: RenderMode;
+  /** `render-threads`: browser pages at once. */
+  readonly renderThreads: number;
+  /** `render-timeout`: the longest one page's render may take. */
+  readonly renderTimeoutMs: number;
+  /** `chromium-path`: the browser; undefined = `chromium` on PATH. */
+  readonly chromiumPath: string | undefined;
   // output-options
   /** Where the extra index goes (`-` = stdout); undefined = only REPOSITORY/index.txt. */
   readonly indexFile: string | undefined;

@@ -10,6 +10,8 @@ export interface Fetched {
   readonly response: FetchResponse;
   /** On recrawl, the record of a document the server said is unchanged (304): its body is the stored copy. */
   readonly kept?: IndexRecord;
+  /** The DOM the page's scripts built in the browser (`render`), UTF-8: what is parsed; the mirror keeps `response.body` too. */
+  readonly rendered?: Buffer;
 }
 
 /** What a parser learned of a fetched document. */

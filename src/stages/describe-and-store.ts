@@ -16,10 +16,10 @@ import { noRoom } from '../store/no-room.js';
  * of(fetched).pipe(describeAndStore(pool, contentSeen, report)) //=> { kind: 'document', record: {...} }
  */
 export function describeAndStore(pool: DocumentPool, contentSeen: ContentSeen, report: DropReport, near?: NearDuplicates): OperatorFunction<Fetched | Outcome, Outcome> {
-  return passOutcomes(({ req, response, kept }: Fetched) => {
+  return passOutcomes(({ req, response, kept, rendered }: Fetched) => {
     const h = response.headers;
     const bytes = response.body.byteLength;
-    const job = { url: req.url, contentType: h['content-type'], xRobotsTag: h['x-robots-tag'], body: response.body, store: kept === undefined };
+    const job = { url: req.url, contentType: h['content-type'], xRobotsTag: h['x-robots-tag'], body: response.body, store: kept === undefined, ...(rendered ? { rendered } : {}) };
     return pool.run(job).then((result): Outcome => {
       // A repository that can take no more (a full disk) is no failure of the page: it stays pending, and the pool's `full` stops the crawl.
       if ('error' in result) return noRoom(result.code) ? { kind: 'unfinished', req } : { kind: 'failed', req, code: result.code ?? 'store-error', message: result.error };

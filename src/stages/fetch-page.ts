@@ -22,6 +22,11 @@ export interface FetchPageOptions extends FetchOptions {
   readonly fetched?: (req: CrawlRequest) => void;
   /** Archives every response (a WARC); the request is done only once it has resolved. */
   readonly archive?: (req: CrawlRequest, response: FetchResponse) => Promise<void>;
+  /**
+   * Renders a fetched page in a browser (`render`): its DOM, or undefined when the page needs none.
+   * It runs before `fetched`, so the host stays taken while the browser's requests go to it.
+   */
+  readonly render?: (req: CrawlRequest, response: FetchResponse) => Promise<Buffer | undefined>;
 }
 
 /** The longest Retry-After honoured; a server asking for more is given up on for this crawl. */
@@ -42,8 +47,16 @@ export function fetchPage(opts: FetchPageOptions): OperatorFunction<CrawlRequest
     fetchDocument(req.url, req.sitemap === undefined ? opts : { ...opts, maxDecodedSize: SITEMAP_MAX_BYTES }, opts.validatorsOf?.(req)).then(
       (response) => {
         const value = classify(req, response, opts);
-        opts.fetched?.(req);
-        return opts.archive ? archived(opts.archive, req, response, value) : value;
+        const done = (value: Fetched | Outcome): Fetched | Outcome | Promise<Fetched | Outcome> => {
+          opts.fetched?.(req);
+          // A render the stop cut short leaves the page pending: it is fetched, rendered and archived again.
+          return opts.archive && value.kind !== 'unfinished' ? archived(opts.archive, req, response, value) : value;
+        };
+        if (opts.render === undefined || value.kind !== 'fetched') return done(value);
+        return opts.render(req, response).then(
+          (rendered) => done(rendered === undefined ? value : { ...value, rendered }),
+          (err: unknown) => done(renderFailure(req, response, err, opts)),
+        );
       },
       (err: unknown) => {
         const value = failure(req, err as FetchError, opts);
@@ -108,6 +121,13 @@ function failure(req: CrawlRequest, err: FetchError, opts: FetchPageOptions): Ou
     return retry(req, err.code, err.message);
   }
   return { kind: 'failed', req, code: err.code, message: err.message };
+}
+
+/** A render that failed fails its page (`render-timeout`, `render-crashed`), unless the crawl's stop cut it: then it stays pending. */
+function renderFailure(req: CrawlRequest, response: FetchResponse, err: unknown, opts: FetchPageOptions): Outcome {
+  if (opts.signal?.aborted) return { kind: 'unfinished', req };
+  const e = err as { code?: string; message?: string };
+  return { kind: 'failed', req, status: response.status, code: e.code ?? 'render-error', message: e.message ?? String(err) };
 }
 
 const retry = (req: CrawlRequest, code: string, message: string): Outcome => ({

@@ -92,6 +92,11 @@ export class MirrorStore {
     }
   }
 
+  /** Writes a companion of a stored document (its rendered DOM) beside it, at `localPath` + `suffix`. */
+  async saveBeside(localPath: string, suffix: string, body: Uint8Array): Promise<void> {
+    await this.fs.writeFile(join(this.root, localPath + suffix), body);
+  }
+
   /**
    * Takes another repository's copy of a document into this mirror at the `localPath` it had there,
    * hard-linked where the file system allows, else copied; a name that is taken gets the URL's tag as

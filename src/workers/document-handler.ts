@@ -5,6 +5,11 @@ import type { FilterReason } from '../model/filter-reason.js';
 import { cachedNormalizer } from '../url/link-cache.js';
 import type { DocumentJob, DocumentResult, WorkerSetup } from './document-job.js';
 
+/** A rendered DOM is serialized by the browser as UTF-8, whatever the fetched page's charset was. */
+const RENDERED_TYPE = 'text/html; charset=utf-8';
+/** The rendered DOM's file, beside the page as fetched. */
+const RENDERED_SUFFIX = '.rendered.html';
+
 /**
  * What the document pool does with one job, in a worker thread or (until a worker is up) on the
  * main thread: describe the document (decode, parse, links through scope and lists) and write it
@@ -24,8 +29,10 @@ export function documentHandler(setup: WorkerSetup, sync: boolean): (job: Docume
     if (job.scopeSeeds) for (const seed of job.scopeSeeds) policy.widen(seed);
     try {
       const dropped: [FilterReason, string][] = [];
-      const description = describeDocument(job, options, (reason, url) => dropped.push([reason, url]));
+      const parsed = job.rendered ? { ...job, contentType: RENDERED_TYPE, body: job.rendered } : job;
+      const description = describeDocument(parsed, options, (reason, url) => dropped.push([reason, url]));
       const localPath = job.store ? await store.save(new URL(job.url), description.isHtml, job.body) : undefined;
+      if (localPath !== undefined && job.rendered) await store.saveBeside(localPath, RENDERED_SUFFIX, job.rendered);
       return { id: job.id, description, localPath, dropped };
     } catch (err) {
       return { id: job.id, error: (err as Error).message, code: (err as NodeJS.ErrnoException).code };

@@ -21,6 +21,8 @@ export interface DocumentJob {
   readonly xRobotsTag: string | undefined;
   readonly body: Uint8Array;
   readonly store: boolean;
+  /** The rendered DOM (UTF-8), parsed instead of `body` and stored beside it as NAME.rendered.html. */
+  readonly rendered?: Uint8Array;
   /** Seeds that widened the crawl's scope since this thread's last job (read from input files while crawling). */
   readonly scopeSeeds?: readonly string[];
 }
