@@ -24,6 +24,8 @@ export interface CrawlSettings {
   readonly timeLimitSeconds: number;
   /** Archive the crawl as WARC (`warc-file` = workDir/warc/crawl). */
   readonly warc?: boolean;
+  /** `render` (never, auto, always); default never. */
+  readonly render?: string;
   /** A shared frontier (`redis://…`) and the worker processes it is crawled with. */
   readonly frontier?: string;
   readonly workers?: number;
@@ -76,6 +78,7 @@ log-file = "screen";
 log-level = 0;
 <multithreading-options>
 threads = ${s.threads};
+render = ${s.render ?? 'never'};
 <output-options>
 index-file = "";
 warc-file = "${s.warc ? join(dirname(repository), 'warc', 'crawl') : ''}";

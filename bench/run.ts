@@ -6,6 +6,7 @@
  *   npm run bench -- --site /usr/share/doc/python3.11/html [--compare-wget]
  *   npm run bench -- --pages 20000 --cpu-prof DIR   # also write a V8 CPU profile of the crawler
  *   npm run bench -- --pages 20000 --warc           # the same crawl archived as WARC (and CDXJ)
+ *   npm run bench -- --pages 5000 --render auto     # the same crawl deciding, page by page, whether to render
  *   npm run bench -- --pages 20000 --frontier redis --workers 1,2,4   # the shared frontier, against in-process
  *   npm run bench -- --pages 20000 --compare-crawlee DIR   # then Crawlee from DIR (npm install --prefix DIR crawlee@3.18.1)
  *
@@ -40,6 +41,8 @@ const hosts = Number(value('--hosts') ?? 50);
 const keep = argv.includes('--keep');
 const maxPerHostFlag = value('--max-per-host');
 const warc = argv.includes('--warc');
+/** `render` of the crawl (e.g. auto: the cost of its decision on a static site). */
+const render = value('--render');
 const jsonFile = value('--json');
 const cpuProfDir = value('--cpu-prof');
 /** Flags for the crawler's node, e.g. `--node-args "--max-semi-space-size=4"`. */
@@ -134,6 +137,7 @@ async function syntheticWeb(pages: number): Promise<boolean> {
       scope: 'domain-scope', // the hub is bench.test: every hN.bench.test is a subdomain; offsite.example is not
       resolve: want.hostNames.map((h) => `${h}:${server.port}:127.0.0.1`),
       threads, maxPerHost: 1, timeLimitSeconds: timeLimitSeconds(pages), warc,
+      ...(render ? { render } : {}),
     };
     const check = (run: CrawlerRun): boolean => {
       const got404 = run.stats.byStatus['404'] ?? 0;
