@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFile } from 'node:fs/promises';
@@ -119,6 +120,17 @@ async function crawled(repo: string): Promise<Record<string, unknown>[]> {
   return parseJsonl(await readFile(join(repo, 'index.jsonl'), 'utf8'));
 }
 
+/** The Chromium processes among the descendants of `pid` (the crawl's browser). */
+function chromiumsUnder(pid: number): number[] {
+  const rows = execFileSync('ps', ['-e', '-o', 'pid=,ppid=,comm=']).toString().trim().split('\n').map((l) => l.trim().split(/\s+/));
+  const tree = new Set([pid]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [p, pp] of rows) if (!tree.has(Number(p)) && tree.has(Number(pp))) (tree.add(Number(p)), (grew = true));
+  }
+  return rows.filter(([p, , comm]) => tree.has(Number(p)) && /chrom/i.test(comm ?? '')).map(([p]) => Number(p));
+}
+
 const titles = (records: Record<string, unknown>[]): string[] => records.map((r) => String(r['title'])).sort();
 const ok = (run: CliResult): void => expect(run.code, run.stderr).toBe(0);
 
@@ -203,6 +215,24 @@ describe.concurrent('JavaScript pages (render)', { timeout: 85_000 }, () => {
       const second = await runCli(args, { timeoutMs: 80_000 });
       ok(second);
       expect(titles(await crawled(repo))).toEqual(['From API 1', 'From API 2', 'From script', 'Shell']);
+    });
+  });
+
+  it('a browser that crashes fails its page with render-crashed, and the next page gets a new one', async () => {
+    await withSite(async (site) => {
+      const repo = join(tmp.dir, 'crash');
+      site.hold = true;
+      const run = await runCli(crawlArgs(site, repo, ['--render', 'always'], ['/', '/from-script.html']), {
+        timeoutMs: 80_000,
+        onSpawn: (child) =>
+          void until(() => site.paths().includes('/api/links.json'), 50_000).then(() => {
+            for (const pid of chromiumsUnder(child.pid!)) process.kill(pid, 'SIGKILL');
+            site.hold = false;
+          }),
+      });
+      ok(run);
+      expect((await readStats(repo))['failuresByCode']).toEqual({ 'render-crashed': 1 });
+      expect(titles(await crawled(repo))).toContain('From script');
     });
   });
 
