@@ -7,7 +7,11 @@ import { commandLine, runCrawl } from '../app/run-crawl.js';
 import { defaultPipeline } from '../engine/default-pipeline.js';
 import type { CrawlLogger } from '../log/create-logger.js';
 import { withoutSessionIds } from '../url/query-params.js';
-import { connectFrontier, crawlIdOf, workerDir } from './redis-frontier-url.js';
+import { EXIT, exitWith } from '../app/exit-status.js';
+import { withoutPassword } from '../config/without-password.js';
+import { connectFrontier } from './connect-frontier.js';
+import { openCrawlShards } from './crawl-shards.js';
+import { crawlIdOf, workerDir } from './redis-frontier-url.js';
 import { SharedFrontier } from './shared-frontier.js';
 import { sharedRobotsFetch } from './shared-robots.js';
 
@@ -24,12 +28,15 @@ import { sharedRobotsFetch } from './shared-robots.js';
 export async function runWorker(shared: CrawlerConfig, log: CrawlLogger, slot: number): Promise<number> {
   // Each worker archives into WARC files of its own: PATH-SLOT-00000.warc.gz, …
   const config = shared.warcFile === undefined ? shared : { ...shared, warcFile: `${shared.warcFile.replace(/\.warc\.gz$/, '')}-${slot}` };
-  const url = config.frontier!;
-  const redis = await connectFrontier(url);
+  const connection = await connectFrontier(config.frontier!);
+  const { redis } = connection;
   const failure = new Subject<Error>();
   let frontierOfWorker: SharedFrontier | undefined;
   const max = config.maxPageNumber;
   try {
+    const shards = await openCrawlShards(connection, crawlIdOf(config)).catch((err: unknown) => {
+      throw exitWith(EXIT.cannotRun, `cannot read the crawl's shards at the Redis frontier at ${withoutPassword(config.frontier)}: ${(err as Error).message}`);
+    });
     const { exitCode } = await runCrawl(config, log, {
       ...commandLine(),
       worker: {
@@ -37,7 +44,7 @@ export async function runWorker(shared: CrawlerConfig, log: CrawlLogger, slot: n
         frontier: (politeness, journal) =>
           (frontierOfWorker = new SharedFrontier({
             redis,
-            crawlId: crawlIdOf(config),
+            shards,
             worker: `${hostname()}:${resolve(config.repository)}#${slot}`,
             order: config.traversal,
             maxPerHost: config.maxPerHost,
@@ -62,7 +69,7 @@ export async function runWorker(shared: CrawlerConfig, log: CrawlLogger, slot: n
             ...(max > 0 ? { mayStart: () => !frontier.exhausted } : {}),
           });
         },
-        robotsFetch: (fetch) => sharedRobotsFetch(redis, crawlIdOf(config), config.robotsTtlMs, fetch),
+        robotsFetch: (fetch) => sharedRobotsFetch(redis, shards, config.robotsTtlMs, fetch),
         failure,
         close: async () => {
           await frontierOfWorker?.close();

@@ -3,18 +3,28 @@ import { rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import type { CrawlerConfig } from '../model/config.js';
-import { EXIT } from '../app/exit-status.js';
+import { EXIT, exitWith } from '../app/exit-status.js';
 import type { CrawlLogger } from '../log/create-logger.js';
 import { MIRROR_TEMP_DIR } from '../store/mirror-store.js';
 import { mergeIndexParts, sumWorkerStats } from './merge-worker-parts.js';
-import { connectFrontier, crawlIdOf } from './redis-frontier-url.js';
+import { passwordsHidden, withoutPassword } from '../config/without-password.js';
+import { connectFrontier } from './connect-frontier.js';
+import { openCrawlShards } from './crawl-shards.js';
+import { crawlIdOf } from './redis-frontier-url.js';
 
 /** The environment variable that makes a `tarantula crawl` process worker SLOT of its supervisor. */
 export const WORKER_SLOT_ENV = 'TARANTULA_WORKER_SLOT';
+/**
+ * The environment variable that hands a worker its command line (JSON), passwords and all: the
+ * command line itself, which `ps` shows to every user of the machine, has them as `***`. A process's
+ * environment is readable by its own user only (/proc/PID/environ), who can read Crawler.conf too.
+ */
+export const WORKER_ARGV_ENV = 'TARANTULA_WORKER_ARGV';
 
 /**
- * `tarantula crawl CONF --frontier redis://… --workers N`: checks that Redis answers, starts N worker
- * processes (this same program and arguments, each told its slot), forwards SIGINT/SIGTERM to all,
+ * `tarantula crawl CONF --frontier redis://… --workers N`: checks that Redis answers and fixes the
+ * crawl's shards, starts N worker processes (this same program and arguments, each told its slot;
+ * passwords out of their command lines), forwards SIGINT/SIGTERM to all,
  * logs a worker that dies and carries on with the others. When every worker has ended it sums their
  * stats, and when the crawl completed it merges their journals into one index. Exit status as SPEC §2: 130 /
  * 143 after a signal, 1 when a worker could not run (Redis lost) or every worker died, else 0.
@@ -23,7 +33,15 @@ export const WORKER_SLOT_ENV = 'TARANTULA_WORKER_SLOT';
  * await superviseWorkers(config, log, process.argv.slice(1), process.stdout) //=> 0
  */
 export async function superviseWorkers(config: CrawlerConfig, log: CrawlLogger, argv: readonly string[], stdout: Writable): Promise<number> {
-  (await connectFrontier(config.frontier!)).disconnect();
+  const connection = await connectFrontier(config.frontier!);
+  let shards: number;
+  try {
+    shards = (await openCrawlShards(connection, crawlIdOf(config))).prefixes.length;
+  } catch (err) {
+    throw exitWith(EXIT.cannotRun, `cannot read the crawl's shards at the Redis frontier at ${withoutPassword(config.frontier!)}: ${(err as Error).message}`);
+  } finally {
+    connection.redis.disconnect();
+  }
   // The workers share the mirror: no worker may clear temporary files while another writes them.
   await rm(join(resolve(config.repository), MIRROR_TEMP_DIR), { recursive: true, force: true });
   let signalled: number | undefined;
@@ -36,10 +54,11 @@ export async function superviseWorkers(config: CrawlerConfig, log: CrawlLogger, 
   const onSigterm = forward('SIGTERM', EXIT.sigterm);
   process.on('SIGINT', onSigint);
   process.on('SIGTERM', onSigterm);
-  log.info({ frontier: config.frontier, crawlId: crawlIdOf(config), workers: config.workers }, 'starting workers');
+  log.info({ frontier: withoutPassword(config.frontier), crawlId: crawlIdOf(config), shards, masters: connection.masters, workers: config.workers }, 'starting workers');
+  const [program, ...args] = argv;
   const ends = Array.from({ length: config.workers }, (_, slot) => {
-    const child = spawn(process.execPath, [...process.execArgv, ...argv], {
-      env: { ...process.env, [WORKER_SLOT_ENV]: String(slot) },
+    const child = spawn(process.execPath, [...process.execArgv, program!, ...args.map(passwordsHidden)], {
+      env: { ...process.env, [WORKER_SLOT_ENV]: String(slot), [WORKER_ARGV_ENV]: JSON.stringify(args) },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     children.push(child);
