@@ -124,7 +124,7 @@ export async function runCrawl(config: CrawlerConfig, log: CrawlLogger, opts: Ru
 
   log.info(
     {
-      seeds: config.startingPoints.map(withoutPassword),
+      seeds: config.startingPoints,
       ...(inputs.length > 0 ? { inputFiles: inputs.map((i) => i.name) } : {}),
       repository: config.repository,
       mode: state.recrawl ? 'recrawl' : 'crawl',

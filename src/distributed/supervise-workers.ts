@@ -54,7 +54,7 @@ export async function superviseWorkers(config: CrawlerConfig, log: CrawlLogger, 
   const onSigterm = forward('SIGTERM', EXIT.sigterm);
   process.on('SIGINT', onSigint);
   process.on('SIGTERM', onSigterm);
-  log.info({ frontier: withoutPassword(config.frontier), crawlId: crawlIdOf(config), shards, masters: connection.masters, workers: config.workers }, 'starting workers');
+  log.info({ frontier: config.frontier, crawlId: crawlIdOf(config), shards, masters: connection.masters, workers: config.workers }, 'starting workers');
   const [program, ...args] = argv;
   const ends = Array.from({ length: config.workers }, (_, slot) => {
     const child = spawn(process.execPath, [...process.execArgv, program!, ...args.map(passwordsHidden)], {
