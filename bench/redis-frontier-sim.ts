@@ -17,6 +17,7 @@ import { openCrawlShards } from '../src/distributed/crawl-shards.js';
 import { SharedFrontier } from '../src/distributed/shared-frontier.js';
 import { crawl } from '../src/engine/crawl.js';
 import type { Outcome } from '../src/model/outcome.js';
+import { endOf } from '../src/model/request-end.js';
 import type { Candidate, CrawlRequest } from '../src/model/crawl-request.js';
 import { startRedisCluster } from '../test/support/redis-cluster.js';
 import { startRedis } from '../test/support/redis-server.js';
@@ -84,8 +85,9 @@ const runs = connected.map(({ redis }, w) => {
         r$.pipe(
           mergeMap((req) => timer(latencyMs).pipe(map(() => req))),
           map((req): Outcome => ({ kind: 'document', req, links: linksOf(req) }) as unknown as Outcome),
-          map((out) => (frontier.settle(out), pages++, out)),
+          map((out) => (pages++, out)),
         ),
+      end: endOf,
       links: (out) => (out as unknown as { links: Candidate[] }).links,
       frontier,
       concurrency: threads,
