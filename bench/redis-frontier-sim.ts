@@ -7,8 +7,8 @@
  * is a timer of `latency` ms, on a web of `hosts` × `pages-per-host` pages (page K links K·2+1 and
  * K·2+2 of its host and page K of two other hosts, so that most links are duplicates). Prints pages/s,
  * syncs/s (round trips), leases/s, Redis CPU per sync and per page (used_cpu_sys + used_cpu_user of
- * each redis-server, from INFO before and after), per node, and the pages/s at which the busiest node
- * would be saturated.
+ * each redis-server, from INFO before and after, less what it uses idle over 3 s before), per node,
+ * and the pages/s at which the busiest node would be saturated.
  */
 import { map, mergeMap, of, timer } from 'rxjs';
 import { Redis } from 'ioredis';
@@ -64,6 +64,10 @@ const connections: FrontierRedis[] = [];
 // Connected and sharded as a worker is, before the clock starts.
 const connected = await Promise.all(Array.from({ length: workers }, () => connectFrontier(url)));
 const shards = await openCrawlShards(connected[0]!, 'sim');
+// What the servers use doing nothing (a cluster's nodes gossip and check each other): taken off below.
+const idle0 = await redisCpu();
+await new Promise((r) => setTimeout(r, 3000));
+const idlePerSecond = (await redisCpu()).map((c, i) => (c - idle0[i]!) / 3);
 const stop = timer(seconds * 1000);
 const cpu0 = await redisCpu();
 const t0 = performance.now();
@@ -98,19 +102,21 @@ const runs = connected.map(({ redis }, w) => {
 
 await Promise.all(runs);
 const wall = (performance.now() - t0) / 1000;
-const perNode = (await redisCpu()).map((c, i) => c - cpu0[i]!);
+const perNode = (await redisCpu()).map((c, i) => Math.max(0, c - cpu0[i]! - idlePerSecond[i]! * wall));
 const cpu = perNode.reduce((a, b) => a + b, 0);
 const busiest = Math.max(...perNode);
-const syncs = frontiers.reduce((n, f) => n + f.roundTrips, 0);
+const syncs = frontiers.reduce((n, f) => n + f.syncs, 0);
+const calls = frontiers.reduce((n, f) => n + f.roundTrips, 0);
 const leases = frontiers.reduce((n, f) => n + f.leases, 0);
 const fmt = (n: number, d = 1): string => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
 const where = masters > 0 ? `a ${masters}-master cluster` : 'one standalone Redis';
 console.log(`simulated on ${where}: ${hosts} hosts × ${perHost} pages, ${workers} workers × ${threads} threads, fetch ${latencyMs} ms, delay ${delayMs} ms, ${fmt(wall, 1)} s`);
 console.log(`  pages          ${pages} → ${fmt(pages / wall)} pages/s (ceiling of the workers: ${fmt((workers * threads * 1000) / latencyMs)})`);
-console.log(`  syncs          ${syncs} → ${fmt(syncs / wall)}/s, ${fmt(syncs / pages, 3)} per page; leases ${leases} → ${fmt(leases / wall)}/s`);
-console.log(`  redis CPU      ${fmt(cpu, 2)} s = ${fmt((cpu / wall) * 100)} % of a core; ${fmt((cpu / syncs) * 1e6, 0)} µs per sync, ${fmt((cpu / pages) * 1e6, 0)} µs per page`);
+console.log(`  syncs          ${syncs} → ${fmt(syncs / wall)}/s, ${fmt(syncs / pages, 3)} per page, ${fmt(calls / syncs, 2)} script calls each; leases ${leases} → ${fmt(leases / wall)}/s`);
+console.log(`  redis CPU      ${fmt(cpu, 2)} s = ${fmt((cpu / wall) * 100)} % of a core; ${fmt((cpu / calls) * 1e6, 0)} µs per script call, ${fmt((cpu / pages) * 1e6, 0)} µs per page`);
+console.log(`  idle servers   ${idlePerSecond.map((c) => `${fmt(c * 100, 2)} %`).join(' · ')} of a core each (taken off the figures above and below)`);
 if (masters > 0) console.log(`  per node       ${perNode.map((c) => `${fmt((c / pages) * 1e6, 0)} µs (${fmt((c / wall) * 100)} %)`).join(' · ')} per page`);
-console.log(`  the busiest Redis core saturates near ${fmt(pages / busiest, 0)} pages/s at this shape (${fmt(syncs / cpu, 0)} syncs/s a core)`);
+console.log(`  the busiest Redis core saturates near ${fmt(pages / busiest, 0)} pages/s at this shape (${fmt(calls / cpu, 0)} script calls/s a core)`);
 for (const c of connections) c.disconnect();
 for (const admin of admins) admin.disconnect();
 await server.close();

@@ -14,8 +14,13 @@ export interface CrawlShards {
   shardOf(host: string): number;
 }
 
-/** Shards a crawl gets per master of a cluster at its first start: room to spread over nodes added later. */
-export const SHARDS_PER_MASTER = 4;
+/**
+ * Shards a crawl gets per master of a cluster at its first start. Each shard a sync touches is a
+ * script call of its own, with a fixed cost: with 2 per master, a simulated crawl on 3 masters used
+ * 62–66 µs of Redis CPU per page on each node, with 1 per master 50–54 (bench/redis-frontier-sim.ts).
+ * The price: a crawl spreads over the masters it started on, not over nodes added later.
+ */
+export const SHARDS_PER_MASTER = 1;
 /** Cluster slots, numbered 0 … 16383. */
 const SLOTS = 16384;
 
@@ -30,10 +35,10 @@ export function crawlShards(tags: readonly string[]): CrawlShards {
  * (space-separated tags), so that every worker and every rerun uses the same. A standalone Redis
  * gets one shard, today's single-slot layout (a crawl created before shards existed has no record:
  * one shard too). A cluster gets {@link SHARDS_PER_MASTER} per master, their tags chosen so that each
- * master holds as many shards.
+ * master holds as many shards (slots move with resharding; the shards stay).
  *
  * @example
- * (await openCrawlShards(conn, 'beta')).prefixes //=> ['t:{beta:0}:', 't:{beta:3}:', …] on 3 masters
+ * (await openCrawlShards(conn, 'beta')).prefixes //=> ['t:{beta:0}:', 't:{beta:1}:', 't:{beta:4}:'] on 3 masters
  */
 export async function openCrawlShards({ redis, cluster, masters }: FrontierConnection, crawlId: string): Promise<CrawlShards> {
   const record = `t:{${crawlId}}:shards`;

@@ -63,7 +63,7 @@ export async function runWorker(shared: CrawlerConfig, log: CrawlLogger, slot: n
         failure,
         close: async () => {
           await frontierOfWorker?.close();
-          log.info({ roundTrips: frontierOfWorker?.roundTrips, leases: frontierOfWorker?.leases }, 'worker done with the shared frontier');
+          log.info({ syncs: frontierOfWorker?.syncs, roundTrips: frontierOfWorker?.roundTrips, leases: frontierOfWorker?.leases }, 'worker done with the shared frontier');
         },
       },
     });

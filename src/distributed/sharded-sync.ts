@@ -8,8 +8,12 @@ export interface CrawlSync extends Omit<SyncRequest, 'reclaim'> {
   readonly fresh: boolean;
 }
 
-/** How often a shard is looked at while a worker wants hosts, though it had none ready at the last look. */
-const LOOK_MS = 100;
+/**
+ * How often a shard is looked at while a worker wants hosts, though it had none ready at the last
+ * look: each look is a script call, so not at every sync (a worker that has nothing queued looks at
+ * every shard at each sync anyway).
+ */
+const LOOK_MS = 500;
 
 interface SyncCommand {
   tarantulaSyncBuffer(...args: (string | number | Buffer)[]): Promise<unknown>;
@@ -44,6 +48,8 @@ export class ShardedSync {
   private quiet = false;
   /** Where the round of shards asked for hosts starts next. */
   private turn = 0;
+  /** Script calls made (round trips to Redis). */
+  calls = 0;
 
   constructor(
     private readonly redis: FrontierRedis,
@@ -140,6 +146,7 @@ export class ShardedSync {
       ...r, ...part, reclaim: !this.reclaimed[k],
       maxPages: home ? r.maxPages : 0, wantPermits: home ? r.wantPermits : 0, returnedPermits: home ? r.returnedPermits : 0,
     });
+    this.calls++;
     const reply = readSyncReply((await (this.redis as unknown as SyncCommand).tarantulaSyncBuffer(...args)) as (number | Buffer)[]);
     this.reclaimed[k] = true;
     this.open[k] = reply.open;

@@ -111,9 +111,14 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
   private startBefore = 0;
   private renewedAt = -Infinity;
   private readonly redisSync: ShardedSync;
-  /** Round trips to Redis and hosts leased so far (logged when the worker ends; the benchmarks report them). */
-  roundTrips = 0;
+  /** Syncs and hosts leased so far (logged when the worker ends; the benchmarks report them). */
+  syncs = 0;
   leases = 0;
+
+  /** Script calls to Redis so far: one per sync and shard it touched. */
+  get roundTrips(): number {
+    return this.redisSync.calls;
+  }
 
   constructor(private readonly opts: SharedFrontierOptions) {
     this.redisSync = new ShardedSync(opts.redis, opts.shards);
@@ -333,7 +338,7 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
       back: back.map((host) => ({ host, delayMs: Math.max(0, this.held.get(host)!.nextAllowed - now) })),
     };
     for (const host of back) this.held.delete(host);
-    this.roundTrips++;
+    this.syncs++;
     let reply: SyncReply;
     try {
       // Everything is decided above, in one go: what ends meanwhile waits for the next sync, and no
