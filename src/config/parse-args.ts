@@ -2,10 +2,10 @@ import type { CrawlerConfig } from '../model/config.js';
 import { ConfigError } from './config-error.js';
 import { readKey, type ConfigOverrides } from './build-config.js';
 import { FIELD_OF_KEY, KEYS } from './keys.js';
-import { BadValue, choiceOf, isBooleanWord, numberOf, type ValueParser } from './value-parsers.js';
+import { BadValue, choiceOf, numberOf, type ValueParser } from './value-parsers.js';
 import { didYouMean, orList } from './wording.js';
 
-export type Command = 'crawl' | 'run' | 'pagerank' | 'report' | 'demo' | 'help' | 'version';
+export type Command = 'crawl' | 'run' | 'pagerank' | 'report' | 'merge' | 'demo' | 'help' | 'version';
 export type PagerankFormat = 'table' | 'tsv' | 'jsonl';
 
 export interface PagerankOptions {
@@ -20,6 +20,8 @@ export interface PagerankOptions {
 /** The command line, checked: every value is already valid. */
 export interface ParsedArgs {
   readonly command: Command;
+  /** `help COMMAND`, `COMMAND --help`: the command to describe; undefined for the whole usage. */
+  readonly helpTopic: RunCommand | undefined;
   /** The CONF argument; undefined means ./Crawler.conf (see `loadConfig`). */
   readonly confPath: string | undefined;
   /** `run PIPELINE`. */
@@ -28,6 +30,8 @@ export interface ParsedArgs {
   readonly indexPath: string | undefined;
   /** `report REPOSITORY`. */
   readonly reportPath: string | undefined;
+  /** `merge INTO REPOSITORY…`: INTO, then the parts. */
+  readonly mergePaths: readonly string[] | undefined;
   /** `crawl --watch`: recrawl every `period` hours. */
   readonly watch: boolean;
   /** `crawl --report`, `demo --report`: write REPOSITORY/report.html at the end. */
@@ -37,8 +41,9 @@ export interface ParsedArgs {
   readonly pagerank: PagerankOptions;
 }
 
-const COMMANDS = ['crawl', 'run', 'pagerank', 'report', 'demo'] as const;
-type RunCommand = (typeof COMMANDS)[number];
+/** The commands that do something (beside help and version), in the order `--help` lists them. */
+export const COMMANDS = ['crawl', 'run', 'pagerank', 'report', 'merge', 'demo'] as const;
+export type RunCommand = (typeof COMMANDS)[number];
 
 /** The short flags of SPEC §2, and the config key each one sets. Every key is also `--KEY`. */
 export const FLAG_ALIASES: ReadonlyMap<string, string> = new Map([
@@ -65,7 +70,8 @@ const PAGERANK_FLAGS: { readonly [K in keyof PagerankOptions]: ValueParser<Pager
     return d;
   },
 };
-const DEFAULT_PAGERANK: PagerankOptions = { top: 10, format: 'table', damping: 0.85 };
+/** The pagerank command's options when no flag is given. */
+export const DEFAULT_PAGERANK: PagerankOptions = { top: 10, format: 'table', damping: 0.85 };
 
 /** [min, max] positional arguments of each command, and what they are. */
 const POSITIONALS: Record<RunCommand, readonly [number, number, string]> = {
@@ -73,6 +79,7 @@ const POSITIONALS: Record<RunCommand, readonly [number, number, string]> = {
   run: [1, 2, 'run PIPELINE [CONF]'],
   pagerank: [1, 1, 'pagerank INDEX'],
   report: [1, 1, 'report REPOSITORY'],
+  merge: [2, Infinity, 'merge INTO REPOSITORY…'],
   demo: [0, 0, 'demo'],
 };
 
@@ -89,12 +96,10 @@ const POSITIONALS: Record<RunCommand, readonly [number, number, string]> = {
  */
 export function parseArgs(argv: readonly string[]): ParsedArgs {
   const [first, ...rest] = argv;
+  if (first === 'help' && argv.length > 1 && !isHelp(argv[1]!)) return bare('help', knownCommand(argv[1]!, argv.length > 2 ? argv[2] : undefined));
   if (first === undefined || first === 'help' || isHelp(first)) return bare('help');
   if (isVersion(first)) return bare('version');
-  const command = COMMANDS.find((c) => c === first);
-  if (command === undefined) {
-    throw new ConfigError('arg-unknown', '', `unknown command "${first}" (expected ${orList(COMMANDS)}; see --help)`);
-  }
+  const command = knownCommand(first);
   const positionals: string[] = [];
   const overrides: { [F in keyof CrawlerConfig]?: CrawlerConfig[F] } = {};
   const lists = new Map<keyof CrawlerConfig, unknown[]>();
@@ -108,7 +113,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       positionals.push(...rest.slice(i + 1));
       break;
     }
-    if (isHelp(arg)) return bare('help');
+    if (isHelp(arg)) return bare('help', command);
     if (isVersion(arg)) return bare('version');
     if (!arg.startsWith('--')) {
       if (arg.startsWith('-') && arg !== '-') throw unknownFlag(arg, command);
@@ -132,7 +137,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       else if (name === 'format') pagerank.format = readFlag(flag, value(), PAGERANK_FLAGS.format);
       else if (name === 'damping') pagerank.damping = readFlag(flag, value(), PAGERANK_FLAGS.damping);
       else throw unknownFlag(flag, command);
-    } else if (command === 'report') {
+    } else if (command === 'report' || command === 'merge') {
       throw unknownFlag(flag, command);
     } else if (name === 'watch' && command === 'crawl') {
       if (eq >= 0) throw new ConfigError('arg-bad-value', flag, 'takes no value');
@@ -143,31 +148,43 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     } else {
       const field = FIELD_OF_KEY.get(FLAG_ALIASES.get(name) ?? name);
       if (field === undefined) throw unknownFlag(flag, command);
-      // A true/false key's flag alone means true (`--insecure`), as curl's switches.
-      const bareSwitch = KEYS[field].kind === 'boolean' && eq < 0 && !isBooleanWord(rest[i + 1] ?? '');
+      // A true/false key's flag alone means true (`--insecure`), as curl's switches, unless a word it reads follows (`off`, `guess`).
+      const bareSwitch = KEYS[field].kind === 'boolean' && eq < 0 && !reads(field, rest[i + 1]);
       const read = readKey(field, { kind: 'scalar', text: bareSwitch ? 'true' : value(), line: 0 }, () => flag, 'arg-bad-value');
       if (KEYS[field].kind !== 'list') Object.assign(overrides, { [field]: read });
       else lists.set(field, [...(lists.get(field) ?? []), ...(read as readonly unknown[])]);
     }
   }
   for (const [field, items] of lists) Object.assign(overrides, { [field]: items });
-  return { ...placePositionals(command, positionals), command, watch, report, overrides, pagerank };
+  return { ...placePositionals(command, positionals), command, helpTopic: undefined, watch, report, overrides, pagerank };
 }
 
 function placePositionals(
   command: RunCommand,
   args: readonly string[],
-): Pick<ParsedArgs, 'confPath' | 'pipelinePath' | 'indexPath' | 'reportPath'> {
+): Pick<ParsedArgs, 'confPath' | 'pipelinePath' | 'indexPath' | 'reportPath' | 'mergePaths'> {
   const [min, max, synopsis] = POSITIONALS[command];
   if (args.length < min) throw new ConfigError('arg-missing', '', `usage: tarantula ${synopsis} (see --help)`);
   if (args.length > max) {
     throw new ConfigError('arg-extra', '', `unexpected argument "${args[max]}" (usage: tarantula ${synopsis})`);
   }
-  const none = { confPath: undefined, pipelinePath: undefined, indexPath: undefined, reportPath: undefined };
+  const none = { confPath: undefined, pipelinePath: undefined, indexPath: undefined, reportPath: undefined, mergePaths: undefined };
   if (command === 'run') return { ...none, pipelinePath: args[0], confPath: args[1] };
   if (command === 'pagerank') return { ...none, indexPath: args[0] };
   if (command === 'report') return { ...none, reportPath: args[0] };
+  if (command === 'merge') return { ...none, mergePaths: args };
   return { ...none, confPath: args[0] };
+}
+
+/** Whether a key reads `word` as its value (so the word after a switch's flag is its value, not a file name). */
+function reads(field: keyof CrawlerConfig, word: string | undefined): boolean {
+  if (word === undefined) return false;
+  try {
+    KEYS[field].parse({ kind: 'scalar', text: word, line: 0 }, KEYS[field].name);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** A pagerank flag's value, as a flag error when refused. */
@@ -184,20 +201,30 @@ function unknownFlag(flag: string, command: RunCommand): ConfigError {
   const names =
     command === 'pagerank'
       ? Object.keys(PAGERANK_FLAGS)
-      : command === 'report'
+      : command === 'report' || command === 'merge'
         ? []
         : [...FLAG_ALIASES.keys(), ...FIELD_OF_KEY.keys(), ...(command === 'crawl' ? ['watch', 'report'] : command === 'demo' ? ['report'] : [])];
   const hint = didYouMean(flag.replace(/^-+/, ''), names, '--');
   return new ConfigError('arg-unknown', flag, `unknown option for ${command}${hint}`);
 }
 
-function bare(command: 'help' | 'version'): ParsedArgs {
+/** The command named NAME, or an `arg-unknown` error naming it; `help` takes one command at most. */
+function knownCommand(name: string, extra?: string): RunCommand {
+  const command = COMMANDS.find((c) => c === name);
+  if (command === undefined) throw new ConfigError('arg-unknown', '', `unknown command "${name}" (expected ${orList(COMMANDS)}; see --help)`);
+  if (extra !== undefined) throw new ConfigError('arg-extra', '', `unexpected argument "${extra}" (usage: tarantula help [COMMAND])`);
+  return command;
+}
+
+function bare(command: 'help' | 'version', helpTopic?: RunCommand): ParsedArgs {
   return {
     command,
+    helpTopic,
     confPath: undefined,
     pipelinePath: undefined,
     indexPath: undefined,
     reportPath: undefined,
+    mergePaths: undefined,
     watch: false,
     report: false,
     overrides: {},

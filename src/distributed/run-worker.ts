@@ -10,8 +10,9 @@ import { withoutSessionIds } from '../url/query-params.js';
 import { EXIT, exitWith } from '../app/exit-status.js';
 import { withoutPassword } from '../config/without-password.js';
 import { connectFrontier } from './connect-frontier.js';
+import { completeRound, currentRound, roundCrawlId } from './crawl-round.js';
 import { openCrawlShards } from './crawl-shards.js';
-import { crawlIdOf, workerDir } from './redis-frontier-url.js';
+import { crawlIdOf, previousRound, workerDir } from './redis-frontier-url.js';
 import { SharedFrontier } from './shared-frontier.js';
 import { sharedRobotsFetch } from './shared-robots.js';
 
@@ -21,7 +22,9 @@ import { sharedRobotsFetch } from './shared-robots.js';
  * the page counter and the host counts in Redis, and its journal, index part and stats in its own
  * folder. Its name in Redis is this machine's name, the repository and its slot: two commands on one
  * machine crawling into two repositories are distinct workers, and a restarted worker takes back at
- * once what it held when it stopped.
+ * once what it held when it stopped. It works the crawl's current round (SPEC §5: a round after the
+ * first is a recrawl of what this machine's workers fetched in the last completed one), and says in
+ * Redis that the round completed when its crawl ran to its end.
  *
  * @example
  * await runWorker(config, log, 0) //=> 0 once the shared crawl has nothing queued, leased or in flight
@@ -32,15 +35,19 @@ export async function runWorker(shared: CrawlerConfig, log: CrawlLogger, slot: n
   const connection = await connectFrontier(config.frontier!);
   const { redis } = connection;
   const failure = new Subject<Error>();
+  const crawlId = crawlIdOf(config);
   let frontierOfWorker: SharedFrontier | undefined;
   try {
-    const shards = await openCrawlShards(connection, crawlIdOf(config)).catch((err: unknown) => {
+    const round = await currentRound(redis, crawlId);
+    // A round's keys are its own; robots.txt answers are the crawl's, kept across rounds.
+    const [shards, robotsShards] = await Promise.all([openCrawlShards(connection, roundCrawlId(crawlId, round)), openCrawlShards(connection, crawlId)]).catch((err: unknown) => {
       throw exitWith(EXIT.cannotRun, `cannot read the crawl's shards at the Redis frontier at ${withoutPassword(config.frontier)}: ${(err as Error).message}`);
     });
-    const { exitCode } = await runCrawl(config, log, {
+    const { exitCode, completed } = await runCrawl(config, log, {
       ...commandLine(),
       worker: {
         dir: workerDir(config.repository, slot),
+        previous: previousRound(config.repository),
         frontier: (politeness, journal) =>
           (frontierOfWorker = new SharedFrontier({
             redis,
@@ -59,7 +66,7 @@ export async function runWorker(shared: CrawlerConfig, log: CrawlLogger, slot: n
             onError: (err) => failure.next(err),
           })),
         pipeline,
-        robotsFetch: (fetch) => sharedRobotsFetch(redis, shards, config.robotsTtlMs, fetch),
+        robotsFetch: (fetch) => sharedRobotsFetch(redis, robotsShards, config.robotsTtlMs, fetch),
         failure,
         close: async () => {
           await frontierOfWorker?.close();
@@ -67,6 +74,7 @@ export async function runWorker(shared: CrawlerConfig, log: CrawlLogger, slot: n
         },
       },
     });
+    if (completed) await completeRound(redis, crawlId, round);
     return exitCode;
   } finally {
     redis.disconnect();

@@ -6,7 +6,8 @@ import type { CrawlerConfig } from '../model/config.js';
 import { EXIT, exitWith } from '../app/exit-status.js';
 import type { CrawlLogger } from '../log/create-logger.js';
 import { MIRROR_TEMP_DIR } from '../store/mirror-store.js';
-import { mergeIndexParts, sumWorkerStats } from './merge-worker-parts.js';
+import { beginRound, roundCrawlId } from './crawl-round.js';
+import { foldCompletedRound, mergeIndexParts, sumWorkerStats } from './merge-worker-parts.js';
 import { passwordsHidden, withoutPassword } from '../config/without-password.js';
 import { connectFrontier } from './connect-frontier.js';
 import { openCrawlShards } from './crawl-shards.js';
@@ -28,7 +29,8 @@ export const WORKER_ARGV_ENV = 'TARANTULA_WORKER_ARGV';
  * arguments, each told its slot; passwords out of their command lines), relays their stdout (a
  * pipeline's data) to `stdout` whole lines at a time, forwards SIGINT/SIGTERM
  * to all, logs a worker that dies and carries on with the others. When every worker has ended it sums their
- * stats, and when the crawl completed it merges their journals into one index. Exit status as SPEC §2: 130 /
+ * stats, and when the crawl completed it merges their journals into one index. Run again after the
+ * crawl completed, it begins the crawl's next round: a recrawl of the pages this machine's workers fetched. Exit status as SPEC §2: 130 /
  * 143 after a signal, 1 when a worker could not run (Redis lost) or every worker died, else 0.
  *
  * @example
@@ -36,14 +38,18 @@ export const WORKER_ARGV_ENV = 'TARANTULA_WORKER_ARGV';
  */
 export async function superviseWorkers(config: CrawlerConfig, log: CrawlLogger, argv: readonly string[], stdout: Writable): Promise<number> {
   const connection = await connectFrontier(config.frontier!);
+  let round: number;
   let shards: number;
   try {
-    shards = (await openCrawlShards(connection, crawlIdOf(config))).prefixes.length;
+    // Run again after the crawl completed, the command recrawls it: a new round, begun once for every machine.
+    round = await beginRound(connection.redis, crawlIdOf(config));
+    shards = (await openCrawlShards(connection, roundCrawlId(crawlIdOf(config), round))).prefixes.length;
   } catch (err) {
-    throw exitWith(EXIT.cannotRun, `cannot read the crawl's shards at the Redis frontier at ${withoutPassword(config.frontier!)}: ${(err as Error).message}`);
+    throw exitWith(EXIT.cannotRun, `cannot begin the crawl's round at the Redis frontier at ${withoutPassword(config.frontier!)}: ${(err as Error).message}`);
   } finally {
     connection.redis.disconnect();
   }
+  const recrawl = await foldCompletedRound(config.repository, round);
   // The workers share the mirror: no worker may clear temporary files while another writes them.
   await rm(join(resolve(config.repository), MIRROR_TEMP_DIR), { recursive: true, force: true });
   let signalled: number | undefined;
@@ -56,7 +62,7 @@ export async function superviseWorkers(config: CrawlerConfig, log: CrawlLogger, 
   const onSigterm = forward('SIGTERM', EXIT.sigterm);
   process.on('SIGINT', onSigint);
   process.on('SIGTERM', onSigterm);
-  log.info({ frontier: config.frontier, crawlId: crawlIdOf(config), shards, masters: connection.masters, workers: config.workers }, 'starting workers');
+  log.info({ frontier: config.frontier, crawlId: crawlIdOf(config), round, ...(recrawl ? { recrawl } : {}), shards, masters: connection.masters, workers: config.workers }, 'starting workers');
   const relay = relayLines(stdout);
   const [program, ...args] = argv;
   const ends = Array.from({ length: config.workers }, (_, slot) => {
