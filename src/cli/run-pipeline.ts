@@ -11,6 +11,7 @@ import type { Pipeline } from '../engine/pipeline.js';
 import { commandLine, runCrawl } from '../app/run-crawl.js';
 import { flushLogger } from '../log/create-logger.js';
 import { openLog } from './open-log.js';
+import { serveOption } from './serve-option.js';
 
 /**
  * `tarantula run PIPELINE [CONF]`: loads a pipeline file — `pipelines/NAME.ts` (in the current folder,
@@ -27,7 +28,7 @@ export async function runPipeline(name: string, confPath: string | undefined, ov
   const { config, warnings } = await loadConfig(confPath, overrides, { canResume: hasCrawlState });
   const log = await openLog(config);
   for (const warning of warnings) log.warn(warning);
-  const { exitCode } = await runCrawl(config, log, { ...commandLine(), pipeline });
+  const { exitCode } = await runCrawl(config, log, { ...commandLine(), pipeline, ...(await serveOption(config)) });
   await flushLogger(log);
   return exitCode;
 }

@@ -25,6 +25,7 @@ import { MirrorStore } from '../store/mirror-store.js';
 import { linkPolicy, linkPolicySource, type LinkPolicy } from '../url/link-policy.js';
 import { withoutSessionIds } from '../url/query-params.js';
 import { DocumentPool } from '../workers/document-pool.js';
+import { CrawlControl } from './crawl-control.js';
 import { createFetcher, type Fetcher, type NetworkHooks } from './fetcher.js';
 
 /** What admission knows: the URLs seen and started, the link policy, the per-host counts, the in-links, and where drops are told. */
@@ -87,6 +88,8 @@ export interface CrawlContext {
   readonly hosts: HostPolicy;
   readonly fetcher: Fetcher;
   readonly documents: Documents;
+  /** Pause, resume and seeds added while the crawl runs (the control API of `--serve`). */
+  readonly control: CrawlControl;
   /** Frees what the crawl holds: the document workers, the connections, the WARC, the cookie jar. */
   close(): Promise<void>;
 }
@@ -212,6 +215,7 @@ export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen
       contentSeen: new ContentSeen(),
       near: { index: new NearDuplicateIndex(config.nearDuplicateBits), skipLinks: config.skipNearDuplicates },
     },
+    control: new CrawlControl(),
     close: async () => {
       await Promise.all([pool.close(), fetcher.close()]);
     },

@@ -161,6 +161,8 @@ export function defaultSpec(ctx: CrawlContext, seeds: Observable<Candidate> = se
     requeue: (out) => (out.kind === 'retry' ? out.retry : out.kind === 'robots-fetched' || out.kind === 'unfinished' ? { ...out.req, requeued: true } : undefined),
     frontier: ctx.frontier,
     concurrency: ctx.config.requestsInFlight,
+    pause: ctx.control.paused$,
+    added: ctx.control.added$,
     ...(max > 0 ? { mayStart: (active: number) => before + ctx.stats.documents + active < max } : {}),
   };
 }
