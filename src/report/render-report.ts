@@ -54,11 +54,14 @@ export function headlineFigures(s: Partial<ReportData['summary']>): string {
   return `<dl class="figures">${figures.map(([k, v]) => `<div><dt>${k}</dt><dd>${escapeHtml(v)}</dd></div>`).join('')}</dl>`;
 }
 
-/** The report's charts, each in its figure, by name (`rate`, `status`, `types`, `hosts`, `depth`, `durations`, `dropped`, `failures`, `recrawl`, `pagerank`). */
-export function reportFigures(data: ReportData): Map<string, string> {
+/**
+ * The report's charts, each in its figure, by name (`rate`, `status`, `types`, `hosts`, `depth`,
+ * `durations`, `dropped`, `failures`, `recrawl`, `pagerank`); `rateSource` says where the pages over time come from.
+ */
+export function reportFigures(data: ReportData, rateSource = 'from the journal'): Map<string, string> {
   const s = data.summary;
   return new Map([
-    ['rate', figure('rate', 'Pages over time', 'pages per second, from the journal', data.rate.length > 0 ? rateChart('rate', 'Pages per second', data.rate, data.spanSeconds) : undefined, true)],
+    ['rate', figure('rate', 'Pages over time', `pages per second, ${rateSource}`, data.rate.length > 0 ? rateChart('rate', 'Pages per second', data.rate, data.spanSeconds) : undefined, true)],
     ['status', figure('status', 'Status codes', 'responses, redirects and failures included', bars('status', 'Status codes', rows(s.byStatus)))],
     ['types', figure('types', 'Types', 'documents by type', bars('types', 'Types', rows(s.byType)))],
     ['hosts', figure('hosts', 'Top hosts', 'documents, the 10 busiest hosts', bars('hosts', 'Top hosts', rows(s.topHosts)))],

@@ -41,7 +41,7 @@ async function refresh() {
   }
   setTimeout(refresh, ${REFRESH_MS});
 }
-setTimeout(refresh, ${REFRESH_MS});
+refresh();
 `;
 
 type Sampler = ReturnType<typeof crawlSampler>;
@@ -56,7 +56,7 @@ export function livePanels(live: LiveCrawl, sampler: Sampler): string {
     depth: [],
     durations: durationRows(live.ctx.stats.durations().counts),
     pagerank: [],
-  });
+  }, 'sampled every second');
   const charts = LIVE_FIGURES.flatMap((name) => figures.get(name) ?? []).join('\n');
   return `<header>${headlineFigures({ ...summary, pagesPerSecond: sampler.last.pagesPerSecond })}</header><main>${charts}</main>`;
 }
