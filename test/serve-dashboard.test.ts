@@ -45,6 +45,12 @@ afterAll(async () => {
   await tmp?.remove();
 });
 
+/** As much of the page's DOM as these checks read in the page (the tests are typed without the DOM library). */
+interface PageGlobals {
+  readonly document: { querySelector(selector: string): unknown; readonly documentElement: { readonly scrollWidth: number } };
+  getComputedStyle(element: unknown): { readonly gridTemplateColumns: string };
+}
+
 /** The headline figure named `name` (pages, failures, …) as the page shows it now. */
 const figure = (name: string) => page.$eval(`#panels dl.figures dt:text-is("${name}") + dd`, (dd) => Number(dd.textContent!.replace(/,/g, '')));
 
@@ -53,7 +59,11 @@ describe('the live dashboard of --serve, in a headless chromium', () => {
     const response = await page.goto(`${base}/`, { waitUntil: 'load' });
     expect(response!.headers()['content-security-policy']).toMatch(/default-src 'none'; script-src 'self'/);
     const first = await figure('pages');
-    await page.waitForFunction((n) => Number(document.querySelector('#panels dl.figures dd')!.textContent!.replace(/,/g, '')) > n, first, { timeout: 30_000 });
+    await page.waitForFunction(
+      (n) => Number(((globalThis as unknown as PageGlobals).document.querySelector('#panels dl.figures dd') as { textContent: string }).textContent.replace(/,/g, '')) > n,
+      first,
+      { timeout: 30_000 },
+    );
     await page.waitForSelector('#panels svg[data-chart="rate"] path.series', { timeout: 30_000 });
     expect(await page.textContent('#state')).toMatch(/^running: [\d,]+ pages, [\d,]+ pending, \d+ in flight, [\d.]+ pages\/s$/);
     expect(await figure('pages')).toBeGreaterThan(first);
@@ -71,8 +81,11 @@ describe('the live dashboard of --serve, in a headless chromium', () => {
 
   it('fits a phone: one column, nothing wider than the screen', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-    const columns = await page.$eval('#panels main', (main) => getComputedStyle(main).gridTemplateColumns.split(' ').length);
+    expect(await page.evaluate(() => (globalThis as unknown as PageGlobals).document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    const columns = await page.evaluate(() => {
+      const window = globalThis as unknown as PageGlobals;
+      return window.getComputedStyle(window.document.querySelector('#panels main')).gridTemplateColumns.split(' ').length;
+    });
     expect(columns).toBe(1);
     crawl.kill('SIGTERM');
     expect(await exited).toBe(143);
