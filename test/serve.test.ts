@@ -1,5 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFile, stat, writeFile } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -222,6 +223,11 @@ describe('tarantula crawl --serve: metrics, status and the control API of a runn
     expect(shared.code).toBe(2);
     expect(shared.stderr.trim()).toBe('tarantula: --serve: serve works with a crawl in one process only, not with a shared frontier');
 
+    await writeFile(join(tmp.dir, 'empty-token.txt'), '\n');
+    const empty = await runCli(['crawl', '--seed', web.url('site.test'), '--repository', join(tmp.dir, 'empty'), '--serve', '0', '--serve-token-file', 'empty-token.txt'], { cwd: tmp.dir });
+    expect(empty.code).toBe(2);
+    expect(empty.stderr.trim()).toBe('tarantula: --serve-token-file: serve-token-file "empty-token.txt" is empty: its first line is the token');
+
     const tokenFile = join(tmp.dir, 'token.txt');
     await writeFile(tokenFile, 's3cret-token\n');
     const served = await startServed('open', web.url('endless.test'), ['--serve', '0.0.0.0:0', '--serve-token-file', tokenFile]);
@@ -234,6 +240,20 @@ describe('tarantula crawl --serve: metrics, status and the control API of a runn
       expect((await served.exit).code).toBe(143);
     } finally {
       served.child.kill('SIGKILL');
+    }
+  });
+
+  it('a port in use ends the command at once with one line and exit 1', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as AddressInfo;
+    try {
+      const run = await runCli(['crawl', '--seed', web.url('site.test'), '--repository', join(tmp.dir, 'in-use'), '--serve', String(port), '--log-level', '0'], { cwd: tmp.dir });
+      expect(run.code).toBe(1);
+      expect(run.stderr.trim().split('\n').at(-1)).toBe(`tarantula: cannot serve on 127.0.0.1:${port}: EADDRINUSE`);
+      expect(web.server.requests.filter((r) => r.host === 'site.test' && r.headers['user-agent']?.includes('in-use'))).toEqual([]);
+    } finally {
+      taken.close();
     }
   });
 });

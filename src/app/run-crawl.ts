@@ -111,6 +111,9 @@ export async function runCrawl(config: CrawlerConfig, log: CrawlLogger, opts: Ru
     index = await openIndex(ctx, { home, stdout: opts.stdout, shared: worker !== undefined, onBrokenPipe: () => stop.stop.now('stdout closed') });
   } catch (err) {
     await closeServer?.();
+    // Nothing was crawled: the journal holds what it held, and the document workers must not keep the process alive.
+    await state.journal.close().catch(() => undefined);
+    await ctx.close().catch(() => undefined);
     stopListening();
     throw err;
   }

@@ -54,7 +54,7 @@ const CASES: { readonly [F in keyof CrawlerConfig]: readonly [ConfValue, Crawler
   logFile: [scalar('crawl.log'), 'crawl.log', scalar(''), 'log-file must not be empty'],
   logLevel: [scalar('2'), 2, scalar('3'), 'log-level must be at most 2, not 3'],
   serve: [scalar('[::1]:9464'), { host: '::1', port: 9464 }, scalar('localhost:70000'), '"localhost:70000" is not [HOST:]PORT for serve (e.g. 9464, 127.0.0.1:9464, [::1]:9464)'],
-  serveTokenFile: [scalar('token.txt'), 'token.txt', list('a'), 'serve-token-file takes a single value, not a list'],
+  serveTokenFile: [scalar('package.json'), 'package.json', scalar('no-such-token.txt'), 'cannot read serve-token-file "no-such-token.txt": ENOENT'],
   periodHours: [scalar('.25'), 0.25, scalar('soon'), '"soon" is not a number for period'],
   recrawlPolicy: [scalar('Adaptive'), 'adaptive', scalar('smart'), 'unknown recrawl-policy "smart" (expected fixed or adaptive)'],
   minIntervalHours: [scalar('0.01'), 0.01, scalar('0'), 'min-interval must be at least 0.001, not 0'],

@@ -16,7 +16,7 @@ import {
   urlList,
   type ValueParser,
 } from './value-parsers.js';
-import { headerList, pemFile, proxyUrl, serveAddress } from './network-values.js';
+import { headerList, pemFile, proxyUrl, serveAddress, tokenFile } from './network-values.js';
 
 /** How a key is written; `list` keys take `{ ... }` and their flags may be repeated. */
 export type KeyKind = 'list' | 'integer' | 'number' | 'choice' | 'boolean' | 'string';
@@ -275,7 +275,7 @@ export const KEYS: { readonly [F in keyof CrawlerConfig]: KeySpec<F> } = {
   },
   serveTokenFile: {
     name: 'serve-token-file', section: 'logging', kind: 'string', unit: 'path, or empty',
-    default: '""', parse: optionalText,
+    default: '""', parse: tokenFile,
     doc: 'The bearer token of the control API (its first line); empty: a new one is made at start in REPOSITORY/.tarantula/serve-token and logged. Required to serve beyond loopback.',
   },
   periodHours: {

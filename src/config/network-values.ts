@@ -23,6 +23,26 @@ export const serveAddress: ValueParser<ServeAddress | undefined> = (v, key) => {
   return { host, port };
 };
 
+/**
+ * The file of the control API's token (`serve-token-file`), checked now so that a wrong path or an
+ * empty file stops the crawl before anything is crawled; empty means none (a token is made at start).
+ *
+ * @example
+ * tokenFile({ kind: 'scalar', text: 'token.txt', line: 3 }, 'serve-token-file') //=> 'token.txt'
+ */
+export const tokenFile: ValueParser<string | undefined> = (v, key) => {
+  const path = optionalText(v, key);
+  if (path === undefined) return undefined;
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new BadValue(`cannot read ${key} "${path}": ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  if (text.split(/\r?\n/, 1)[0]!.trim() === '') throw new BadValue(`${key} "${path}" is empty: its first line is the token`);
+  return path;
+};
+
 /** Whether a `serve` host is a loopback address or name: only the machine itself can reach it. */
 export function isLoopbackHost(host: string): boolean {
   return host === 'localhost' || host === '::1' || (isIP(host) === 4 && host.startsWith('127.'));

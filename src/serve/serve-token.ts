@@ -1,7 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ConfigError } from '../config/config-error.js';
 import type { CrawlLogger } from '../log/create-logger.js';
 import { STATE_DIR } from '../state/crawl-state.js';
 
@@ -13,19 +12,12 @@ export const TOKEN_FILE = 'serve-token';
  * random token written to `REPOSITORY/.tarantula/serve-token` (mode 0600) and logged once, on
  * stderr, so that whoever started the crawl can steer it.
  *
- * @throws {ConfigError} when the token file cannot be read or is empty (exit status 2).
  * @example
  * await serveToken(undefined, 'out', log) //=> 'k3J…' (and out/.tarantula/serve-token holds it)
  */
 export async function serveToken(tokenFile: string | undefined, repository: string, log: CrawlLogger): Promise<string> {
-  if (tokenFile !== undefined) {
-    const text = await readFile(tokenFile, 'utf8').catch((err: NodeJS.ErrnoException) => {
-      throw new ConfigError('conf-read', tokenFile, `cannot read serve-token-file: ${err.code ?? err.message}`);
-    });
-    const token = text.split(/\r?\n/, 1)[0]!.trim();
-    if (token === '') throw new ConfigError('conf-bad-value', tokenFile, 'serve-token-file is empty: its first line is the token');
-    return token;
-  }
+  // Checked when the configuration was read: readable, its first line not empty.
+  if (tokenFile !== undefined) return (await readFile(tokenFile, 'utf8')).split(/\r?\n/, 1)[0]!.trim();
   const token = randomBytes(24).toString('base64url');
   const dir = join(repository, STATE_DIR);
   const path = join(dir, TOKEN_FILE);
