@@ -7,7 +7,6 @@ export type IndexFormat = 'seed' | 'jsonl' | 'csv' | 'edges';
 /** How recrawls are scheduled: every page each `period`, or each page on its own interval (SPEC §10). */
 export type RecrawlPolicy = 'fixed' | 'adaptive';
 
-/** One `--resolve HOST:PORT:ADDRESS` entry, as curl's. */
 /** Where `--serve` listens (SPEC §12). */
 export interface ServeAddress {
   /** An IP address or a name; default 127.0.0.1. */
@@ -16,6 +15,7 @@ export interface ServeAddress {
   readonly port: number;
 }
 
+/** One `--resolve HOST:PORT:ADDRESS` entry, as curl's. */
 export interface ResolveEntry {
   readonly host: string;
   readonly port: number;
