@@ -1,5 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFile, stat, writeFile } from 'node:fs/promises';
+import { request } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -193,6 +194,12 @@ describe('tarantula crawl --serve: metrics, status and the control API of a runn
       const listening = (await readFile('/proc/net/tcp', 'utf8')).split('\n').filter((l) => / 0A /.test(l) && l.includes(`:${port} `));
       expect(listening.map((l) => l.trim().split(/\s+/)[1])).toEqual([`0100007F:${port}`]);
       expect((await readFile('/proc/net/tcp6', 'utf8').catch(() => '')).split('\n').filter((l) => / 0A /.test(l) && l.includes(`:${port} `))).toEqual([]);
+
+      // A page that rebound its name to 127.0.0.1 (DNS rebinding) reads nothing.
+      const rebound = await new Promise<number>((resolve, reject) =>
+        request(`${served.base}/status`, { headers: { Host: `evil.test:${new URL(served.base).port}` } }, (res) => (res.resume(), resolve(res.statusCode!))).on('error', reject).end(),
+      );
+      expect(rebound).toBe(421);
 
       for (const path of ['/pause', '/stop', '/seeds']) {
         const none = await post(served, path, undefined, path === '/seeds' ? web.url('seeded.test') : undefined);

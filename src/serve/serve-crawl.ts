@@ -111,6 +111,10 @@ export const serveCrawl: ServeCrawl = async (live) => {
       res.setHeader('Allow', posts ? 'POST' : 'GET, HEAD');
       return json(posts || get(path) !== undefined ? 405 : 404, { error: `no ${req.method} ${path}` });
     }
+    // On loopback, a name other than a loopback one is a web page that rebound its own name to
+    // 127.0.0.1 (DNS rebinding) to read what GETs give without a token.
+    const host = /^\[?([^\]]*?)\]?(?::\d+)?$/.exec(req.headers.host ?? '')?.[1] ?? '';
+    if (openGets && !isLoopbackHost(host)) return json(421, { error: `this server answers for loopback names only, not ${JSON.stringify(host)}` });
     if (posts || !openGets) {
       const auth = check(req.headers.authorization);
       if (auth === 'missing') {
