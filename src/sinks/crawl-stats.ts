@@ -1,4 +1,6 @@
+import type { IndexRecord } from '../model/index-record.js';
 import type { Outcome } from '../model/outcome.js';
+import { isUnchanged } from '../state/recrawl-schedule.js';
 
 const TYPE_GROUPS: Record<string, string> = {
   html: 'text', txt: 'text', xml: 'text', json: 'text', css: 'text', js: 'text', csv: 'text',
@@ -56,8 +58,8 @@ export class CrawlStats {
   private readonly durationCounts = new Array<number>(DURATION_BOUNDS_MS.length + 1).fill(0);
   private durationSumMs = 0;
 
-  /** `isKnown` tells the pages of the last crawl, to sort a recrawl's documents into new / changed / unchanged / gone. */
-  constructor(private readonly isKnown: (url: string) => boolean = () => false) {}
+  /** `previous` gives the last crawl's record of a page, to sort a recrawl's documents into new / changed / unchanged / gone. */
+  constructor(private readonly previous: (url: string) => IndexRecord | undefined = () => undefined) {}
 
   /** Counts one outcome. */
   record(out: Outcome): void {
@@ -73,9 +75,7 @@ export class CrawlStats {
         bump(this.byStatus, String(out.status));
         bump(this.byHost, out.req.host);
         this.timed(out.durationMs);
-        if (out.unchanged) this.recrawl.unchanged++;
-        else if (this.isKnown(out.req.url)) this.recrawl.changed++;
-        else this.recrawl.new++;
+        this.countRecrawl(out.record, out.req.url, out.unchanged);
         break;
       case 'redirect':
         this.redirects++;
@@ -99,7 +99,7 @@ export class CrawlStats {
         this.failures++;
         bump(this.failuresByCode, out.code);
         if (out.status !== undefined) bump(this.byStatus, String(out.status));
-        if ((out.status === 404 || out.status === 410) && this.isKnown(out.req.url)) this.recrawl.gone++;
+        if ((out.status === 404 || out.status === 410) && this.previous(out.req.url) !== undefined) this.recrawl.gone++;
         break;
     }
   }
@@ -119,6 +119,13 @@ export class CrawlStats {
   /** Failures by code and URLs dropped by reason, so far (unsorted: for the metrics). */
   failuresByCodeAndDrops(): { readonly failures: ReadonlyMap<string, number>; readonly dropped: ReadonlyMap<string, number> } {
     return { failures: this.failuresByCode, dropped: this.droppedByReason };
+  }
+
+  /** A page the last crawl did not have is new; one it had is unchanged when a 304 or the same content MD5 says so. */
+  private countRecrawl(rec: IndexRecord, url: string, notModified: boolean): void {
+    const previous = notModified ? undefined : this.previous(url);
+    if (!notModified && previous === undefined) this.recrawl.new++;
+    else this.recrawl[isUnchanged(rec, previous, notModified) ? 'unchanged' : 'changed']++;
   }
 
   /** What a recrawl found: new, changed, unchanged and gone pages. */
