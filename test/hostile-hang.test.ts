@@ -19,6 +19,7 @@ import { parseSeedIndex } from './support/index-files.js';
 import { resolveFlags, runCli } from './support/run-cli.js';
 import { tempDir } from './support/temp-dir.js';
 import { until } from './support/until.js';
+import { readWarc, warcFiles } from './support/warc-files.js';
 
 /**
  * Servers that would keep a crawl waiting for ever: the crawl must end by itself, within the limits,
@@ -44,7 +45,27 @@ const evil: Handler = noRobots((_req, res, path) => {
   sendHtml(res, html(`evil ${path}`, n < 8 ? [EVIL, `/p${n + 1}`] : []));
 });
 
-const HOSTS: Record<string, Handler> = { 'greedy.test': greedy, 'later.test': later, 'evil.test': evil };
+/** What {@link dripping} sends first: the archive keeps it, and what came after it. */
+const DRIP_HEAD = '<!DOCTYPE html><title>drip</title><p>';
+
+/** A 200 whose body comes a byte every 200 ms, for ever: never idle long enough for body-timeout. */
+const dripping =
+  (type: string): Handler =>
+  (_req, res) => {
+    res.writeHead(200, { 'Content-Type': type }).write(DRIP_HEAD);
+    const drip = setInterval(() => res.write('x'), 200);
+    res.on('close', () => clearInterval(drip));
+  };
+
+const HOSTS: Record<string, Handler> = {
+  'greedy.test': greedy,
+  'later.test': later,
+  'evil.test': evil,
+  // A page, a robots.txt and a sitemap that each trickle in for ever.
+  'drip.test': noRobots((req, res, path) => (path === '/' ? dripping('text/html')(req, res, path) : sendHtml(res, html('not found'), 404))),
+  'driprobots.test': (req, res, path) => (path === '/robots.txt' ? dripping('text/plain')(req, res, path) : sendHtml(res, html('never reached'))),
+  'dripmap.test': noRobots((req, res, path) => (path === '/sitemap.xml' ? dripping('application/xml')(req, res, path) : sendHtml(res, html('dripmap home')))),
+};
 
 let web: E2eWeb;
 let tmp: Awaited<ReturnType<typeof tempDir>>;
@@ -81,6 +102,37 @@ describe('no request waits longer than the limits say', () => {
     expect(run.requests.filter((r) => r.host === 'later.test').map((r) => r.path)).toEqual(['/robots.txt']);
     expect(linesAbout(logLines(run.stderr), web.url('later.test'))).toContainEqual(expect.objectContaining({ reason: 'robots-unavailable' }));
     expect((await readHostileStats(repo)).droppedByReason['robots-unavailable']).toBe(1);
+  }, HANG_MS + 30_000);
+});
+
+describe('download-timeout: a body trickled in a byte at a time', () => {
+  it('fails the page (not retried), the robots.txt and the sitemap alike; the crawl goes on, and the WARC keeps the cut body with WARC-Truncated: time', async () => {
+    const repo = join(tmp.dir, 'drip');
+    const seeds = ['drip.test', 'driprobots.test', 'dripmap.test', 'good.test'].flatMap((h) => ['--seed', web.url(h)]);
+    const run = await web.crawl(
+      [...seeds, '--repository', repo, '--download-timeout', '1500', '--sitemaps', 'true', '--warc', join(repo, 'warc', 'crawl'), '--max-retries', '1', '--threads', '4', '--log-level', '2'],
+      { cwd: tmp.dir, timeoutMs: HANG_MS },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const log = logLines(run.stderr);
+    expect(run.requests.filter((r) => r.host === 'drip.test' && r.path === '/')).toHaveLength(1);
+    expect(linesAbout(log, web.url('drip.test'))).toContainEqual(expect.objectContaining({ level: 40, code: 'download-timeout' }));
+    expect(linesAbout(log, web.url('dripmap.test', '/sitemap.xml'))).toContainEqual(expect.objectContaining({ code: 'download-timeout' }));
+    expect(linesAbout(log, web.url('driprobots.test'))).toContainEqual(
+      expect.objectContaining({ reason: 'robots-unavailable', msg: expect.stringMatching(/download took longer than 1500 ms/) }),
+    );
+    const stats = await readHostileStats(repo);
+    expect(stats.failuresByCode['download-timeout']).toBe(2);
+    expect(stats.droppedByReason['robots-unavailable']).toBe(1);
+    const indexed = parseSeedIndex(await readFile(join(repo, 'index.txt'), 'utf8')).map((r) => r.url);
+    for (const path of GOOD_PAGES) expect(indexed).toContain(web.url('good.test', path));
+    expect(indexed).toContain(web.url('dripmap.test'));
+
+    const records = (await Promise.all((await warcFiles(join(repo, 'warc'), 'crawl')).map(readWarc))).flat();
+    const cut = records.filter((r) => r.type === 'response' && r.header('WARC-Target-URI') === web.url('drip.test'));
+    expect(cut).toHaveLength(1);
+    expect(cut[0]!.header('WARC-Truncated')).toBe('time');
+    expect(cut[0]!.block.subarray(cut[0]!.payloadAt).toString()).toMatch(new RegExp(`^${DRIP_HEAD}x*$`));
   }, HANG_MS + 30_000);
 });
 

@@ -203,6 +203,11 @@ export const KEYS: { readonly [F in keyof CrawlerConfig]: KeySpec<F> } = {
     default: '30000', parse: count,
     doc: 'Give up when the body stalls for this long.',
   },
+  downloadTimeoutMs: {
+    name: 'download-timeout', section: 'fetch-options', kind: 'integer', unit: 'milliseconds',
+    default: '600000', parse: count,
+    doc: 'Give up on a download that has not ended this long after it started, however steadily it trickles (0: no limit).',
+  },
   maxBodySize: {
     name: 'max-body-size', section: 'fetch-options', kind: 'integer', unit: 'bytes',
     default: '10485760', parse: count,
