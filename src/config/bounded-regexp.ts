@@ -9,8 +9,9 @@ setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks'
 
 /** A user's regular expression that V8 could not stop from backtracking for ever. */
 export class UnboundedRegExpError extends Error {
-  constructor(source: string, why: string) {
-    super(`"${source}" cannot be matched in linear time (${why}), so it could stall the crawl; write it without that`);
+  /** `where` names the list the pattern came from, when known. */
+  constructor(source: string, why: string, where = '') {
+    super(`"${source}"${where} cannot be matched in linear time (${why}), so a URL could stall the crawl; write it without that`);
     this.name = 'UnboundedRegExpError';
   }
 }
@@ -20,17 +21,18 @@ export class UnboundedRegExpError extends Error {
  * linear engine can run, so that a pattern such as `(a+)+$` costs at most 50,000 backtracks and a
  * linear pass per URL instead of hanging the crawl. Throws {@link UnboundedRegExpError} for a pattern it
  * cannot run: backreferences, lookahead and lookbehind, a repeat count above 16, the i, u, v and d
- * flags. Fresh, because a regexp compiled before these flags were set keeps no bound.
+ * flags; `key`, the list it came from, is named in the error. Fresh, because a regexp compiled
+ * before these flags were set keeps no bound.
  *
  * @example
  * boundedRegExp('(a+)+$').test('/' + 'a'.repeat(40) + 'b') //=> false, in about a millisecond
- * boundedRegExp('(?!x)a') // throws: "(?!x)a" cannot be matched in linear time (lookahead) ...
+ * boundedRegExp('(?!x)a', '', 'reject-list') // throws: "(?!x)a" in reject-list cannot be matched in linear time (a lookahead) ...
  */
-export function boundedRegExp(source: string, flags = ''): RegExp {
+export function boundedRegExp(source: string, flags = '', key?: string): RegExp {
   try {
     new RegExp(source, flags.replace(/[gy]/g, '') + 'l');
   } catch {
-    throw new UnboundedRegExpError(source, unboundedFeature(source, flags));
+    throw new UnboundedRegExpError(source, unboundedFeature(source, flags), key === undefined ? '' : ` in ${key}`);
   }
   return new RegExp(source, flags);
 }

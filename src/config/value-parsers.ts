@@ -154,9 +154,9 @@ export const regexList: ValueParser<readonly RegExp[]> = (v, key) =>
       throw new BadValue(`bad regular expression "${text}": ${message.slice(message.lastIndexOf(': ') + 2)}`, line);
     }
     try {
-      return boundedRegExp(text);
+      return boundedRegExp(text, '', key);
     } catch (err) {
-      throw new BadValue(`${key}: ${(err as Error).message}`, line);
+      throw new BadValue((err as Error).message, line);
     }
   });
 
