@@ -152,8 +152,8 @@ describe('a URL filter that backtracks catastrophically', () => {
     const repo = join(tmp.dir, 'evil-signal');
     const agent = 'tarantula/e2e-evil-signal';
     const mine = () => web.server.requests.filter((r) => r.headers['user-agent'] === agent && r.host === 'evil.test' && r.path !== '/robots.txt');
-    // A rest of 300 ms between pages keeps the crawl going when the signal comes.
-    const args = ['--seed', web.url('evil.test'), '--reject-list', '(a+)+$', '--repository', repo, '--min-delay', '300', '--user-agent', agent];
+    // A rest of a second between pages keeps the crawl going when the signal comes, however slow the machine.
+    const args = ['--seed', web.url('evil.test'), '--reject-list', '(a+)+$', '--repository', repo, '--min-delay', '1000', '--user-agent', agent];
     let child: ChildProcess | undefined;
     const first = web.crawl(args, { cwd: tmp.dir, timeoutMs: HANG_MS, onSpawn: (c) => (child = c) });
     await until(() => mine().length >= 3, HANG_MS);
