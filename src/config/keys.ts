@@ -3,6 +3,7 @@ import { MAX_NEAR_DUPLICATE_BITS, MAX_PRIORITY_LEVELS, type CrawlerConfig, type 
 import type { ConfValue } from './parse-conf.js';
 import type { SectionName } from './sections.js';
 import {
+  booleanOr,
   booleanValue,
   choiceOf,
   numberOf,
@@ -66,12 +67,12 @@ export const KEYS: { readonly [F in keyof CrawlerConfig]: KeySpec<F> } = {
   acceptList: {
     name: 'accept-list', section: 'crawler-options', kind: 'list', unit: 'JavaScript regular expressions',
     default: '{ }', parse: regexList,
-    doc: 'When not empty, only URLs matching one of these (or directory-like URLs) are taken.',
+    doc: 'When not empty, only URLs matching one of these (or directory-like URLs) are taken. No lookaround, backreference or repeat count above 16: a pattern must run in linear time.',
   },
   rejectList: {
     name: 'reject-list', section: 'crawler-options', kind: 'list', unit: 'JavaScript regular expressions',
     default: '{ }', parse: regexList,
-    doc: 'URLs matching any of these are dropped (tested on the link as written and normalized).',
+    doc: 'URLs matching any of these are dropped (tested on the link as written and normalized). Linear-time patterns only, as accept-list.',
   },
   maxPageNumber: {
     name: 'max-page-number', section: 'crawler-options', kind: 'integer', unit: 'documents',
@@ -139,9 +140,9 @@ export const KEYS: { readonly [F in keyof CrawlerConfig]: KeySpec<F> } = {
     doc: 'Do not follow the links of a near-duplicate (it is still recorded and stored).',
   },
   sitemaps: {
-    name: 'sitemaps', section: 'crawler-options', kind: 'boolean', unit: 'true, false',
-    default: 'true', parse: booleanValue,
-    doc: 'Read the sitemaps of every host in scope (robots.txt Sitemap: lines and /sitemap.xml) and crawl the URLs they list.',
+    name: 'sitemaps', section: 'crawler-options', kind: 'boolean', unit: 'true, false, guess',
+    default: 'true', parse: booleanOr('guess'),
+    doc: 'Read the sitemaps that the robots.txt of every host in scope names (Sitemap: lines) and crawl the URLs they list; guess: also ask every such host for /sitemap.xml; false: read none.',
   },
   delayFactor: {
     name: 'delay-factor', section: 'politeness-options', kind: 'number', unit: 'times the last fetch',
@@ -206,7 +207,11 @@ export const KEYS: { readonly [F in keyof CrawlerConfig]: KeySpec<F> } = {
   downloadTimeoutMs: {
     name: 'download-timeout', section: 'fetch-options', kind: 'integer', unit: 'milliseconds',
     default: '600000', parse: count,
-    doc: 'Give up on a download that has not ended this long after it started, however steadily it trickles (0: no limit).',
+    doc:
+      'Give up on a download (connection, headers and body) not over this long after it began, however steadily its body trickles in: ' +
+      'the page fails with download-timeout, not retried; robots.txt and sitemaps too. 10 minutes lets a whole max-body-size (10 MiB) ' +
+      'through at about 140 kbit/s, a slow but honest link, and keeps a server that drips a byte a second from holding a slot for months ' +
+      '(Heritrix allows 20 minutes). 0: no limit.',
   },
   maxBodySize: {
     name: 'max-body-size', section: 'fetch-options', kind: 'integer', unit: 'bytes',
