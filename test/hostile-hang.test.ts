@@ -64,7 +64,11 @@ const HOSTS: Record<string, Handler> = {
   // A page, a robots.txt and a sitemap that each trickle in for ever.
   'drip.test': noRobots((req, res, path) => (path === '/' ? dripping('text/html')(req, res, path) : sendHtml(res, html('not found'), 404))),
   'driprobots.test': (req, res, path) => (path === '/robots.txt' ? dripping('text/plain')(req, res, path) : sendHtml(res, html('never reached'))),
-  'dripmap.test': noRobots((req, res, path) => (path === '/sitemap.xml' ? dripping('application/xml')(req, res, path) : sendHtml(res, html('dripmap home')))),
+  'dripmap.test': (req, res, path) => {
+    if (path === '/robots.txt') res.writeHead(200, { 'Content-Type': 'text/plain' }).end(`Sitemap: http://${req.headers.host}/sitemap.xml\n`);
+    else if (path === '/sitemap.xml') dripping('application/xml')(req, res, path);
+    else sendHtml(res, html('dripmap home'));
+  },
 };
 
 let web: E2eWeb;
