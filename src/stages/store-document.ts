@@ -9,9 +9,10 @@ import { noRoom } from '../store/no-room.js';
 /**
  * Writes a parsed document into the mirror and makes its index record (SPEC §6). Runs inside the
  * unit, so a slow disk holds the fetch slot instead of piling bodies up in memory. A noindex page is
- * stored and counted but kept out of the index (its record is kept, for recrawl). A document a recrawl found unchanged keeps its stored copy
- * and its record. A document the mirror cannot hold fails, as in {@link describeAndStore}; a full
- * disk errors the stream, which stops the crawl with the page still pending.
+ * stored and counted but kept out of the index (its record is kept, for recrawl). A document a
+ * recrawl found unchanged keeps its stored copy and its record. A document the mirror cannot hold
+ * fails, as in {@link describeAndStore}; a full disk errors the stream, which stops the crawl with
+ * the page still pending.
  *
  * @example
  * of(parsed).pipe(storeDocument(store)) //=> { kind: 'document', record: { localPath: 'www.a.test/index.html', ... } }
