@@ -29,17 +29,20 @@ describe('scheduleRecrawl', () => {
     const last = new Map([
       ['http://a.test/changed', known((await documentOf('changed', 'v1')).record, 9)],
       ['http://a.test/same', known(same.record, 10)],
-      ['http://a.test/kept', known(before.record, 600)],
+      // A 304 alone says unchanged, whatever MD5 the last crawl's record holds.
+      ['http://a.test/kept', known({ ...before.record, contentMd5: 'not the kept one' }, 600)],
     ]);
     const failed: Outcome = { kind: 'failed', req: request('http://a.test/gone'), status: 404, code: 'http-404', message: 'HTTP 404' };
+    const skipped: Outcome = { kind: 'skipped', req: request('http://a.test/private'), reason: 'robots' };
     const next = (o: Document, hours: number) => ({ ...o, record: { ...o.record, fetchIntervalHours: hours, nextFetch: inHours(hours) } });
     marbles().run(({ cold, expectObservable }) => {
-      const values = { n: fresh, c: changed, f: failed, s: same, k: kept };
+      const values = { n: fresh, c: changed, f: failed, r: skipped, s: same, k: kept };
       // New: the period; changed: 9 / 1.5; the same MD5: 10 × 1.5; a 304: 600 × 1.5, clamped to max-interval.
-      expectObservable(cold('nc-fsk|', values).pipe(scheduleRecrawl(schedule, last))).toBe('nc-fsk|', {
+      expectObservable(cold('nc-frsk|', values).pipe(scheduleRecrawl(schedule, last))).toBe('nc-frsk|', {
         n: next(fresh, 72),
         c: next(changed, 6),
         f: failed,
+        r: skipped,
         s: next(same, 15),
         k: next(kept, 720),
       });
