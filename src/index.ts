@@ -2,7 +2,7 @@
  * tarantula as a library, for pipeline authors: the crawl loop, the default spec and sinks, every
  * stage of the crawl as an RxJS operator, the model types, and configuration loading. A pipeline
  * file default-exports {@link definePipeline}(…); `tarantula run FILE` runs it (see pipelines/ and
- * the README). The building blocks below the stages (URL normalization, parsers, robots.txt, the
+ * docs/library.md). The building blocks below the stages (URL normalization, parsers, robots.txt, the
  * fetcher, the mirror, PageRank) are in `tarantula/parts`.
  *
  * @packageDocumentation

@@ -56,6 +56,8 @@ export const commandLine = (): Pick<RunCrawlOptions, 'stdout' | 'handleSignals' 
 export interface CrawlWorker extends SharedParts {
   /** Holds the worker's state, index part and stats (the mirror stays in the repository). */
   readonly dir: string;
+  /** The journal of the last round of the crawl that this machine's workers completed: a recrawl revalidates its pages. */
+  readonly previous: string;
   readonly pipeline: Pipeline;
   /** Emits when the shared frontier is lost: the worker stops, exit 1. */
   readonly failure: Observable<Error>;
@@ -66,6 +68,8 @@ export interface CrawlWorker extends SharedParts {
 /** How a crawl ended: its exit status (SPEC §2), and its context, for what the caller reads after it (stats, the schedule). */
 export interface RunCrawlResult {
   readonly exitCode: number;
+  /** Nothing stopped it early (a signal, the time limit, a closed stdout, a failure): it ran to its end. */
+  readonly completed: boolean;
   readonly ctx: CrawlContext;
 }
 
@@ -90,7 +94,7 @@ export async function runCrawl(config: CrawlerConfig, log: CrawlLogger, opts: Ru
   const seen = fingerprintSet(undefined, withoutSessionIds);
   const started = worker ? undefined : startedSet(config);
   // A worker's journal must not fill its seen-set: only Redis knows what was admitted.
-  const { state, archiving } = await openRepository(config, log, { home, repository, seen: worker ? fingerprintSet() : seen, started });
+  const { state, archiving } = await openRepository(config, log, { home, repository, seen: worker ? fingerprintSet() : seen, started, ...(worker ? { previous: worker.previous } : {}) });
   // Counted in Redis for a shared crawl; the journal's count may include admissions Redis never got.
   if (worker) state.hostCounts.clear();
   const ctx = createCrawlContext(config, log, seen, state, {
@@ -161,5 +165,5 @@ export async function runCrawl(config: CrawlerConfig, log: CrawlLogger, opts: Ru
       stopListening();
     }
   }
-  return { exitCode: failed ? EXIT.cannotRun : stop.exitCode, ctx };
+  return { exitCode: failed ? EXIT.cannotRun : stop.exitCode, completed: !stop.interrupted && !failed, ctx };
 }

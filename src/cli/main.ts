@@ -5,6 +5,7 @@ import { loadConfig } from '../config/load-config.js';
 import { hasCrawlState } from '../state/crawl-state.js';
 import { parseArgs } from '../config/parse-args.js';
 import { usage } from '../config/usage.js';
+import { commandHelp } from '../config/command-help.js';
 import { flushLogger } from '../log/create-logger.js';
 import { openLog } from './open-log.js';
 import { VERSION } from '../config/version.js';
@@ -13,7 +14,7 @@ import { crawlAndReport } from './crawl-and-report.js';
 import { runPagerank } from './run-pagerank.js';
 import { runPipeline } from './run-pipeline.js';
 import { runReport } from './run-report.js';
-import { watch } from './watch.js';
+import { crawlHere, watch } from './watch.js';
 import { EXIT } from '../app/exit-status.js';
 import { runShared } from './run-shared.js';
 
@@ -31,7 +32,7 @@ async function main(argv: readonly string[]): Promise<number> {
   const args = parseArgs(argv);
   switch (args.command) {
     case 'help':
-      process.stdout.write(usage());
+      process.stdout.write(args.helpTopic === undefined ? usage() : commandHelp(args.helpTopic));
       return EXIT.ok;
     case 'version':
       process.stdout.write(`tarantula ${VERSION}\n`);
@@ -43,10 +44,10 @@ async function main(argv: readonly string[]): Promise<number> {
       const log = await openLog(config);
       for (const warning of warnings) log.warn(warning);
       const exitCode =
-        config.frontier !== undefined && !args.watch
-          ? await runShared(config, log)
+        config.frontier !== undefined
+          ? await runShared(config, log, undefined, args.watch)
           : args.watch
-            ? await watch(config, log, { report: args.report })
+            ? await watch(config, log, crawlHere(config, log, { report: args.report }))
             : await crawlAndReport(config, log, { report: args.report });
       await flushLogger(log);
       return exitCode;

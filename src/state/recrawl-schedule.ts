@@ -2,7 +2,7 @@ import type { RecrawlPolicy } from '../model/config.js';
 import type { IndexRecord } from '../model/index-record.js';
 
 const HOUR_MS = 3_600_000;
-/** Interval × this when a recrawl finds the page unchanged, ÷ this when changed (see the README's argument). */
+/** Interval × this when a recrawl finds the page unchanged, ÷ this when changed (see docs/resume-and-recrawl.md, "Adaptive recrawl"). */
 export const ADAPT_FACTOR = 1.5;
 
 export interface RecrawlScheduleOptions {
@@ -13,6 +13,18 @@ export interface RecrawlScheduleOptions {
   readonly maxIntervalHours: number;
   /** The crawl's clock (milliseconds since the epoch): injectable, so tests need not wait for hours. */
   readonly now: () => number;
+}
+
+/**
+ * Whether a recrawl found a page unchanged: the server said so (304, `notModified`), or the body's
+ * MD5 is the one the last crawl recorded, with or without validators (SPEC §10, §15). The stats and
+ * the adaptive schedule both ask this.
+ *
+ * @example
+ * isUnchanged(record, previousRecord, false) //=> true when record.contentMd5 === previousRecord.contentMd5
+ */
+export function isUnchanged(rec: IndexRecord, previous: IndexRecord | undefined, notModified: boolean): boolean {
+  return notModified || (previous !== undefined && previous.contentMd5 === rec.contentMd5);
 }
 
 /**
@@ -42,14 +54,13 @@ export class RecrawlSchedule {
     return !this.adaptive || rec.nextFetch === undefined || Date.parse(rec.nextFetch) <= this.opts.now();
   }
 
-  /** Adaptive: a page fetched now, with its next interval and due time; `previous` is its record of the last crawl, if any. */
-  schedule(rec: IndexRecord, previous: IndexRecord | undefined, unchanged: boolean): IndexRecord {
+  /** Adaptive: a page fetched now, with its next interval and due time; `previous` is its record of the last crawl, if any; `notModified` a 304. */
+  schedule(rec: IndexRecord, previous: IndexRecord | undefined, notModified: boolean): IndexRecord {
     const o = this.opts;
     let hours = o.periodHours;
     if (previous !== undefined) {
       const last = previous.fetchIntervalHours ?? o.periodHours;
-      const same = unchanged || previous.contentMd5 === rec.contentMd5;
-      hours = same ? last * ADAPT_FACTOR : last / ADAPT_FACTOR;
+      hours = isUnchanged(rec, previous, notModified) ? last * ADAPT_FACTOR : last / ADAPT_FACTOR;
     }
     // Clamped even at the start: a period of 0 must not make a page due again at once, for ever.
     hours = Math.min(o.maxIntervalHours, Math.max(o.minIntervalHours, hours));
