@@ -22,6 +22,15 @@ describe('dropWhen', () => {
     expect(asked).toEqual(['http://a.test/1', 'http://a.test/2', 'http://a.test/3', 'http://a.test/4']);
   });
 
+  it('says which of the values it drops are seeds, so that the crawl warns of them', () => {
+    marbles().run(({ cold, expectObservable }) => {
+      const values = { a: admissible('http://a.test/link'), s: admissible('http://a.test/seed', 0, { seed: true }), r: { url: 'http://a.test/request' } };
+      expectObservable(cold('asr|', values).pipe(dropWhen<{ readonly url: string }>(drops.report, () => 'too-long'))).toBe('---|');
+    });
+    expect(drops.reported.map(([, url]) => url)).toEqual(['http://a.test/link', 'http://a.test/seed', 'http://a.test/request']);
+    expect(drops.seeds).toEqual(['http://a.test/seed']);
+  });
+
   it('drops and reports what comes before an error, then passes the error on', () => {
     marbles().run(({ cold, expectObservable }) => {
       expectObservable(cold('a#', { a: admissible('http://a.test/1') }).pipe(dropWhen(drops.report, () => 'rejected'))).toBe('-#');

@@ -56,6 +56,14 @@ describe('refusePrivateHosts', () => {
     expect(drops.reported).toEqual([['private-address', 'http://10.0.0.5/'], ['private-address', 'http://10.0.0.6/']]);
   });
 
+  it('says so when the link it drops is a seed', () => {
+    marbles().run(({ cold, expectObservable }) => {
+      const values = { s: admissible('http://10.0.0.5/', 0, { seed: true }) };
+      expectObservable(cold('s|', values).pipe(refusePrivateHosts(guard, [], drops.report))).toBe('-|');
+    });
+    expect(drops.seeds).toEqual(['http://10.0.0.5/']);
+  });
+
   it('refuses nothing when private addresses are allowed', () => {
     marbles().run(({ cold, expectObservable }) => {
       const values = { a: written('http://10.0.0.5/'), b: written('http://[::1]/') };

@@ -13,10 +13,15 @@ import type { Admissible } from '../../src/stages/drop-when.js';
 /** A scheduler for marble tests of one stage, comparing with vitest's deep equality. */
 export const marbles = (): TestScheduler => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
 
-/** A drop report that keeps what it is told, in order. */
-export function reports(): { readonly report: DropReport; readonly reported: [FilterReason, string][] } {
+/** A drop report that keeps what it is told, in order, and which of the URLs it was told of are seeds. */
+export function reports(): { readonly report: DropReport; readonly reported: [FilterReason, string][]; readonly seeds: string[] } {
   const reported: [FilterReason, string][] = [];
-  return { report: (reason, href) => void reported.push([reason, href]), reported };
+  const seeds: string[] = [];
+  const report: DropReport = (reason, href, _detail, seed) => {
+    reported.push([reason, href]);
+    if (seed === true) seeds.push(href);
+  };
+  return { report, reported, seeds };
 }
 
 /** A link found on http://a.test/dir/page.html. */
