@@ -51,7 +51,7 @@ describe('reuseStored', () => {
     ]);
     // Each comes when its read has failed, not in the order they came: the unit runs one request at a time.
     const out = await run(known, notModified('unknown.html'), notModified('gone.html'), notModified('edited.html'));
-    const byUrl = (a: Outcome, b: Outcome) => (a.req.url < b.req.url ? 1 : -1);
+    const byUrl = (a: { req: { url: string } }, b: { req: { url: string } }) => (a.req.url < b.req.url ? 1 : -1);
     expect(out.sort(byUrl)).toEqual([
       { kind: 'failed', req: notModified('unknown.html').req, status: 304, code: 'unexpected-304', message: 'HTTP 304 for a page with no stored copy' },
       { kind: 'failed', req: notModified('gone.html').req, status: 304, code: 'stored-copy-missing', message: expect.stringMatching(/^HTTP 304, but the stored copy cannot be read: ENOENT/) },
