@@ -78,6 +78,7 @@ export function createFetcher(
     userAgent: config.userAgent,
     headerTimeoutMs: config.headerTimeoutMs,
     bodyTimeoutMs: config.bodyTimeoutMs,
+    downloadTimeoutMs: config.downloadTimeoutMs,
     maxBodySize: config.maxBodySize,
     maxDecodedSize: config.maxDecodedSize,
     signal: abort.signal,
