@@ -9,12 +9,14 @@ import { defaultPipeline } from '../engine/default-pipeline.js';
 import type { Pipeline } from '../engine/pipeline.js';
 import { fingerprintSet } from '../frontier/seen-set.js';
 import type { CrawlLogger } from '../log/create-logger.js';
-import { openSeedInputs } from '../input/input-seeds.js';
+import { openSeedInputs, type SeedInput } from '../input/input-seeds.js';
 import { withoutSessionIds } from '../url/query-params.js';
 import { EXIT } from './exit-status.js';
 import { finishCrawl } from './finish-crawl.js';
 import { openIndex } from './open-index.js';
 import { openRepository } from './open-repository.js';
+import { holdRepository } from './hold-repository.js';
+import type { RepositoryLock } from '../state/repository-lock.js';
 import { startProgress } from './progress.js';
 import { stopping } from './stopping.js';
 
@@ -39,6 +41,8 @@ export interface RunCrawlOptions {
   readonly stdin?: Readable;
   /** Makes this crawl one worker of a shared crawl (SPEC §8). */
   readonly worker?: CrawlWorker;
+  /** The repository, held already by the caller (a command that does more around the crawl); else the crawl holds it while it runs. */
+  readonly repositoryLock?: RepositoryLock;
 }
 
 /** How the command line runs a crawl: data on stdout, progress on stderr, signals stop it in order. */
@@ -55,6 +59,8 @@ export const commandLine = (): Pick<RunCrawlOptions, 'stdout' | 'handleSignals' 
 export interface CrawlWorker extends SharedParts {
   /** Holds the worker's state, index part and stats (the mirror stays in the repository). */
   readonly dir: string;
+  /** The pid of the command that started this worker and holds the repository: the worker runs under its lock. */
+  readonly supervisor: number;
   readonly pipeline: Pipeline;
   /** Emits when the shared frontier is lost: the worker stops, exit 1. */
   readonly failure: Observable<Error>;
@@ -69,7 +75,7 @@ export interface RunCrawlResult {
 }
 
 /**
- * Runs one crawl to its end: prepares the repository and its state (resuming an interrupted crawl,
+ * Runs one crawl to its end: holds the repository (one crawl at a time, SPEC §15), prepares it and its state (resuming an interrupted crawl,
  * or starting a recrawl of a completed one), opens the index writers, crawls, and on every way out
  * (done, limit, signal, broken pipe, lost frontier) flushes the sinks and writes the end-of-crawl stats.
  *
@@ -84,6 +90,15 @@ export async function runCrawl(config: CrawlerConfig, log: CrawlLogger, opts: Ru
     throw new ConfigError('arg-bad-value', 'workers', `${config.workers} worker processes need a shared frontier (frontier = redis://HOST:PORT/DB)`);
   // Before the repository is touched: a missing input file is a bad command line (exit 2).
   const inputs = await openSeedInputs(config.inputFiles, opts.stdin ?? process.stdin);
+  const held = opts.repositoryLock;
+  if (held === undefined) return holdRepository(config.repository, log, () => crawlHeld(config, log, opts, inputs), worker ? { under: worker.supervisor } : {});
+  if (held.repository !== resolve(config.repository)) throw new Error(`runCrawl: the lock given is of ${held.repository}, not of ${config.repository}`);
+  return crawlHeld(config, log, opts, inputs);
+}
+
+/** {@link runCrawl} once the repository is held. */
+async function crawlHeld(config: CrawlerConfig, log: CrawlLogger, opts: RunCrawlOptions, inputs: readonly SeedInput[]): Promise<RunCrawlResult> {
+  const { worker } = opts;
   const repository = resolve(config.repository);
   const home = worker?.dir ?? repository;
   const seen = fingerprintSet(undefined, withoutSessionIds);

@@ -4,6 +4,8 @@ import type { CrawlerConfig } from '../model/config.js';
 import type { CrawlContext } from '../engine/crawl-context.js';
 import type { CrawlSummary } from '../sinks/crawl-stats.js';
 import { commandLine, runCrawl } from '../app/run-crawl.js';
+import { holdRepository } from '../app/hold-repository.js';
+import type { RepositoryLock } from '../state/repository-lock.js';
 import { terminalOf, type CrawlLogger } from '../log/create-logger.js';
 import { writeReport } from '../report/write-report.js';
 import { summaryBlock } from './summary-block.js';
@@ -15,6 +17,8 @@ export interface CrawlAndReportOptions {
   readonly summary?: boolean;
   /** Told the crawl's context once it has ended (`--watch` reads when the first page is due from it). */
   readonly crawled?: (ctx: CrawlContext) => void;
+  /** The repository, held by the caller (`--watch`, between its crawls too); else held for the crawl and its report. */
+  readonly repositoryLock?: RepositoryLock;
 }
 
 /**
@@ -26,7 +30,8 @@ export interface CrawlAndReportOptions {
  * process.exitCode = await crawlAndReport(config, log, { report: true });
  */
 export async function crawlAndReport(config: CrawlerConfig, log: CrawlLogger, opts: CrawlAndReportOptions): Promise<number> {
-  const { exitCode, ctx } = await runCrawl(config, log, commandLine());
+  if (opts.repositoryLock === undefined) return holdRepository(config.repository, log, (lock) => crawlAndReport(config, log, { ...opts, repositoryLock: lock }));
+  const { exitCode, ctx } = await runCrawl(config, log, { ...commandLine(), repositoryLock: opts.repositoryLock });
   opts.crawled?.(ctx);
   let report: string | undefined;
   if (opts.report) {

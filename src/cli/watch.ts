@@ -2,6 +2,7 @@ import type { CrawlerConfig } from '../model/config.js';
 import { EXIT } from '../app/exit-status.js';
 import type { CrawlLogger } from '../log/create-logger.js';
 import { crawlAndReport, type CrawlAndReportOptions } from './crawl-and-report.js';
+import { holdRepository } from '../app/hold-repository.js';
 
 /**
  * `tarantula crawl --watch`: crawls, then recrawls `period` hours (fractions allowed) after the start
@@ -29,24 +30,27 @@ export async function watch(config: CrawlerConfig, log: CrawlLogger, opts: Crawl
   // start or end) is left to the default action, which would kill the process halfway through a write.
   process.on('SIGINT', onInt).on('SIGTERM', onTerm);
   try {
-    for (;;) {
-      const started = Date.now();
-      let due: number | undefined;
-      const exitCode = await crawlAndReport(config, log, { ...opts, crawled: (ctx) => (due = ctx.schedule.adaptive ? ctx.schedule.earliest : undefined) });
-      if (exitCode !== EXIT.ok) return exitCode;
-      if (signalled !== undefined) return signalled;
-      const next = new Date(due ?? started + periodMs);
-      log.info({ next: next.toISOString(), ...(due === undefined ? { periodHours: config.periodHours } : { firstDue: true }) }, 'waiting for the next recrawl');
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, Math.min(Math.max(0, next.getTime() - Date.now()), 2 ** 31 - 1));
-        wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      wake = undefined;
-      if (signalled !== undefined) return signalled;
-    }
+    // Held between the crawls too: no other crawl writes into the repository while this one watches it.
+    return await holdRepository(config.repository, log, async (lock) => {
+      for (;;) {
+        const started = Date.now();
+        let due: number | undefined;
+        const exitCode = await crawlAndReport(config, log, { ...opts, repositoryLock: lock, crawled: (ctx) => (due = ctx.schedule.adaptive ? ctx.schedule.earliest : undefined) });
+        if (exitCode !== EXIT.ok) return exitCode;
+        if (signalled !== undefined) return signalled;
+        const next = new Date(due ?? started + periodMs);
+        log.info({ next: next.toISOString(), ...(due === undefined ? { periodHours: config.periodHours } : { firstDue: true }) }, 'waiting for the next recrawl');
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, Math.min(Math.max(0, next.getTime() - Date.now()), 2 ** 31 - 1));
+          wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        wake = undefined;
+        if (signalled !== undefined) return signalled;
+      }
+    });
   } finally {
     process.off('SIGINT', onInt).off('SIGTERM', onTerm);
   }

@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import type { CrawlerConfig } from '../model/config.js';
 import { EXIT } from '../app/exit-status.js';
+import { holdRepository } from '../app/hold-repository.js';
 import type { CrawlLogger } from '../log/create-logger.js';
 import { MIRROR_TEMP_DIR } from '../store/mirror-store.js';
 import { mergeIndexParts, sumWorkerStats } from './merge-worker-parts.js';
@@ -24,6 +25,11 @@ export const WORKER_SLOT_ENV = 'TARANTULA_WORKER_SLOT';
  */
 export async function superviseWorkers(config: CrawlerConfig, log: CrawlLogger, argv: readonly string[], stdout: Writable): Promise<number> {
   (await connectFrontier(config.frontier!)).disconnect();
+  // Held for the workers too (each runs under this lock), until the index is merged.
+  return holdRepository(config.repository, log, () => supervise(config, log, argv, stdout));
+}
+
+async function supervise(config: CrawlerConfig, log: CrawlLogger, argv: readonly string[], stdout: Writable): Promise<number> {
   // The workers share the mirror: no worker may clear temporary files while another writes them.
   await rm(join(resolve(config.repository), MIRROR_TEMP_DIR), { recursive: true, force: true });
   let signalled: number | undefined;

@@ -5,18 +5,23 @@ import type { IndexRecord } from '../model/index-record.js';
 import type { MirrorStore } from '../store/mirror-store.js';
 import { urlMd5 } from '../url/url-md5.js';
 
+/** Where the last crawl stored a URL's copy (its `localPath`), if it did: a recrawl replaces that copy. */
+export type PreviousCopy = (url: string) => string | undefined;
+
 /**
  * Writes a parsed document into the mirror and makes its index record (SPEC §6). Runs inside the
  * unit, so a slow disk holds the fetch slot instead of piling bodies up in memory. A noindex page is
  * stored and counted but gets no record. A document a recrawl found unchanged keeps its stored copy
- * and its record.
+ * and its record; one that changed replaces its copy where `previous` says it is.
  *
  * @example
  * of(parsed).pipe(storeDocument(store)) //=> { kind: 'document', record: { localPath: 'www.a.test/index.html', ... } }
  */
-export function storeDocument(store: MirrorStore): OperatorFunction<Parsed | Outcome, Outcome> {
+export function storeDocument(store: MirrorStore, previous?: PreviousCopy): OperatorFunction<Parsed | Outcome, Outcome> {
   return passOutcomes((value: Parsed): Outcome | Promise<Outcome> =>
-    value.kept ? toDocument(value, value.kept.localPath) : store.save(new URL(value.req.url), value.doc.isHtml, value.response.body).then((localPath) => toDocument(value, localPath)),
+    value.kept
+      ? toDocument(value, value.kept.localPath)
+      : store.save(new URL(value.req.url), value.doc.isHtml, value.response.body, previous?.(value.req.url)).then((localPath) => toDocument(value, localPath)),
   );
 }
 
