@@ -43,6 +43,12 @@ describe.concurrent('a repository that cannot be written', () => {
   });
 });
 
+/**
+ * Should the refusal ever fail, a log file that cannot be opened ends the command (exit 1) before it
+ * touches the repository: a test run never writes into / or /etc.
+ */
+const SAFETY = ['--log-file', '/proc/tarantula-no-such-dir/crawl.log'];
+
 describe.concurrent('a repository that is the root, a system folder or the home folder', () => {
   it('is refused with exit 2 naming the flag, before any request, whether named by --repository or through a link', async () => {
     const home = join(tmp.dir, 'home');
@@ -58,7 +64,7 @@ describe.concurrent('a repository that is the root, a system folder or the home 
       [rootLink, 'the root folder'],
       [home, `your home folder (${home})`],
     ] as const) {
-      const run = await web.crawl(['--seed', web.url('tree.test'), '--repository', repo, '--log-level', '0'], { cwd: tmp.dir, env: { HOME: home }, timeoutMs: 20_000 });
+      const run = await web.crawl(['--seed', web.url('tree.test'), '--repository', repo, '--log-level', '0', ...SAFETY], { cwd: tmp.dir, env: { HOME: home }, timeoutMs: 20_000 });
       expect(run.code, run.stderr).toBe(2);
       expect(run.stderr).toBe(`tarantula: --repository: "${repo}" is ${why}, refused for repository: a crawl writes its mirror (a folder per host), index.txt, stats.json and .tarantula into it; name a folder of its own, e.g. ./repository\n`);
       expect(run.requests).toEqual([]);
@@ -69,7 +75,7 @@ describe.concurrent('a repository that is the root, a system folder or the home 
   it('named by Crawler.conf, relative to the current folder: exit 2 with FILE:LINE', async () => {
     const conf = join(tmp.dir, 'root.conf');
     await writeFile(conf, `<crawler-options>\nstarting-points = { "${web.url('tree.test')}" };\n\nrepository = "../../../../../../../../..";\n`);
-    const run = await web.crawl([conf, '--log-level', '0'], { cwd: tmp.dir });
+    const run = await web.crawl([conf, '--log-level', '0', ...SAFETY], { cwd: tmp.dir });
     expect(run.code, run.stderr).toBe(2);
     expect(run.stderr).toContain(`tarantula: ${conf}:4: "../../../../../../../../.." is the root folder, refused for repository`);
     expect(run.requests).toEqual([]);
