@@ -87,6 +87,10 @@ describe('a repository in use by a crawl', () => {
         expect(second.stdout, what).toBe('');
       }
       for (const agent of ['tarantula/lock-second', 'tarantula/lock-watch', 'tarantula/lock-run']) expect(requestsOf(agent), agent).toBe(0);
+      // The first crawl has no stats.json yet: the report says it runs, not that it was killed.
+      const report = await runCli(['report', repo], { cwd: tmp.dir, timeoutMs: 30_000 });
+      expect(report.code, report.stderr).toBe(1);
+      expect(report.stderr).toContain(`${repo} has a crawl running (pid ${first.child.pid} on ${hostname()}, started 20`);
     } finally {
       release();
     }

@@ -121,6 +121,22 @@ export async function lockRepository(repository: string, opts: { readonly under?
   return lock;
 }
 
+/**
+ * The crawl holding `repository` now, if any (read only: a stale file is left for the next crawl).
+ *
+ * @example
+ * await runningHolder('out') //=> { pid: 4242, host: 'host1', started: '2026-12-02T06:00:00.000Z' } while a crawl runs
+ */
+export async function runningHolder(repository: string): Promise<LockHolder | undefined> {
+  const dir = join(resolve(repository), STATE_DIR, LOCK_DIR);
+  for (const entry of await readdir(dir).catch(() => [] as string[])) {
+    if (!entry.endsWith('.json')) continue;
+    const holder = await readHolder(join(dir, entry));
+    if (holder !== undefined && (holder.host !== HOST || running(holder))) return holder;
+  }
+  return undefined;
+}
+
 /** A holder's file; undefined when it is gone (or is no holder's file). */
 const readHolder = (file: string): Promise<LockHolder | undefined> =>
   readFile(file, 'utf8').then(
