@@ -12,6 +12,7 @@ import { Redis } from 'ioredis';
 import { SharedFrontier } from '../src/distributed/shared-frontier.js';
 import { crawl } from '../src/engine/crawl.js';
 import type { Outcome } from '../src/model/outcome.js';
+import { endOf } from '../src/model/request-end.js';
 import type { Candidate, CrawlRequest } from '../src/model/crawl-request.js';
 import { startRedis } from '../test/support/redis-server.js';
 
@@ -67,8 +68,9 @@ const runs = Array.from({ length: workers }, (_, w) => {
         r$.pipe(
           mergeMap((req) => timer(latencyMs).pipe(map(() => req))),
           map((req): Outcome => ({ kind: 'document', req, links: linksOf(req) }) as unknown as Outcome),
-          map((out) => (frontier.settle(out), pages++, out)),
+          map((out) => (pages++, out)),
         ),
+      end: endOf,
       links: (out) => (out as unknown as { links: Candidate[] }).links,
       frontier,
       concurrency: threads,

@@ -21,6 +21,7 @@ export type { FetchResponse, Validators, WireExchange } from './model/fetch-resp
 export { FILTER_REASONS, type DropReport, type FilterReason } from './model/filter-reason.js';
 export type { IndexLink, IndexRecord } from './model/index-record.js';
 export { isOutcome, linksOf, type DocumentInfo, type Fetched, type InProgress, type Outcome, type Parsed, type UnitValue } from './model/outcome.js';
+export { endOf, ENDED, ENDED_WITH_DOCUMENT, type RequestEnd } from './model/request-end.js';
 
 export { normalizeLinks } from './stages/normalize-links.js';
 export { trapLimits, type TrapLimits } from './stages/trap-limits.js';

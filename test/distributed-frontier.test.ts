@@ -2,6 +2,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SharedFrontier, type SharedFrontierOptions } from '../src/distributed/shared-frontier.js';
 import type { CrawlRequest } from '../src/model/crawl-request.js';
+import { ENDED } from '../src/model/request-end.js';
 import { startRedis, type TestRedis } from './support/redis-server.js';
 
 let redis: TestRedis;
@@ -37,8 +38,7 @@ async function pullN(frontier: SharedFrontier, n: number, finish = false): Promi
     }
     got.push(req);
     if (finish) {
-      frontier.settle({ kind: 'skipped', req, reason: 'duplicate' });
-      frontier.release(req, Date.now());
+      frontier.release(req, Date.now(), ENDED);
     }
   }
   return got;
@@ -83,8 +83,7 @@ describe('the shared frontier on a real redis-server', () => {
         if (req === undefined) continue;
         pulled = true;
         byWorker[name].push(req.url);
-        w.frontier.settle({ kind: 'skipped', req, reason: 'duplicate' });
-        w.frontier.release(req, Date.now());
+        w.frontier.release(req, Date.now(), ENDED);
       }
       if (!pulled) await new Promise((r) => setTimeout(r, 2));
     }

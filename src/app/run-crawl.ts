@@ -14,6 +14,7 @@ import { withoutSessionIds } from '../url/query-params.js';
 import { EXIT } from './exit-status.js';
 import { finishCrawl } from './finish-crawl.js';
 import { openIndex } from './open-index.js';
+import { isBrokenPipe } from '../output/index-writer.js';
 import { openRepository } from './open-repository.js';
 import { holdRepository } from './hold-repository.js';
 import type { RepositoryLock } from '../state/repository-lock.js';
@@ -85,7 +86,7 @@ export interface RunCrawlResult {
 export async function runCrawl(config: CrawlerConfig, log: CrawlLogger, opts: RunCrawlOptions): Promise<RunCrawlResult> {
   const { worker } = opts;
   if (config.frontier !== undefined && worker === undefined)
-    throw new ConfigError('arg-bad-value', 'frontier', `a shared frontier (${config.frontier}) works with tarantula crawl only, without --watch`);
+    throw new ConfigError('arg-bad-value', 'frontier', `a shared frontier (${config.frontier}) is run by its worker processes (runWorker), not by runCrawl alone`);
   if (config.frontier === undefined && config.workers > 1)
     throw new ConfigError('arg-bad-value', 'workers', `${config.workers} worker processes need a shared frontier (frontier = redis://HOST:PORT/DB)`);
   // Before the repository is touched: a missing input file is a bad command line (exit 2).
@@ -151,6 +152,12 @@ async function crawlHeld(config: CrawlerConfig, log: CrawlLogger, opts: RunCrawl
   );
   const pipeline = opts.pipeline ?? worker?.pipeline ?? defaultPipeline;
   const stopProgress = startProgress(ctx, opts.progress);
+  // A pipeline writes what it likes to stdout: a reader that goes away stops the crawl as it does for `--index -`.
+  const onStdoutError = (err: unknown): void => {
+    if (isBrokenPipe(err)) stop.stop.now('stdout closed');
+    else log.error({ err }, 'cannot write to stdout');
+  };
+  opts.stdout.on('error', onStdoutError);
   let failed = false;
   try {
     await new Promise<void>((done, fail) => pipeline(ctx, { stop: stop.stop, writers: index.writers, stdout: opts.stdout }).subscribe({ complete: done, error: fail }));
@@ -160,6 +167,7 @@ async function crawlHeld(config: CrawlerConfig, log: CrawlLogger, opts: RunCrawl
   } finally {
     timeLimit?.unsubscribe();
     stopProgress();
+    opts.stdout.off('error', onStdoutError);
     try {
       await worker?.close().catch((err: unknown) => log.error({ err }, 'cannot give the hosts back to the shared frontier'));
       lost?.unsubscribe();

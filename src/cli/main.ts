@@ -15,8 +15,7 @@ import { runPipeline } from './run-pipeline.js';
 import { runReport } from './run-report.js';
 import { watch } from './watch.js';
 import { EXIT } from '../app/exit-status.js';
-import { runWorker } from '../distributed/run-worker.js';
-import { superviseWorkers, WORKER_SLOT_ENV } from '../distributed/supervise-workers.js';
+import { runShared } from './run-shared.js';
 
 // undici parses HTTP in WebAssembly, which V8 recompiles with TurboFan once it is hot: by default
 // after the first two responses, and a process cannot exit before such a compile ends (150 ms, half
@@ -43,12 +42,9 @@ async function main(argv: readonly string[]): Promise<number> {
       const { config, warnings } = await loadConfig(args.confPath, args.overrides, { canResume: hasCrawlState });
       const log = await openLog(config);
       for (const warning of warnings) log.warn(warning);
-      const slot = process.env[WORKER_SLOT_ENV];
       const exitCode =
         config.frontier !== undefined && !args.watch
-          ? slot !== undefined
-            ? await runWorker(config, log, Number(slot))
-            : await superviseWorkers(config, log, process.argv.slice(1), process.stdout)
+          ? await runShared(config, log)
           : args.watch
             ? await watch(config, log, { report: args.report })
             : await crawlAndReport(config, log, { report: args.report });

@@ -1,7 +1,7 @@
 import { access } from 'node:fs/promises';
-import { register } from 'node:module';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { resolveFromPackage } from './resolve-from-package.js';
 import { packagePath } from '../config/package-root.js';
 import type { ConfigOverrides } from '../config/build-config.js';
 import { ConfigError } from '../config/config-error.js';
@@ -11,12 +11,14 @@ import type { Pipeline } from '../engine/pipeline.js';
 import { commandLine, runCrawl } from '../app/run-crawl.js';
 import { flushLogger } from '../log/create-logger.js';
 import { openLog } from './open-log.js';
+import { runShared } from './run-shared.js';
 
 /**
  * `tarantula run PIPELINE [CONF]`: loads a pipeline file — `pipelines/NAME.ts` (in the current folder,
  * else the ones shipped with tarantula), or a path — written
  * in TypeScript or JavaScript (TypeScript is compiled on the fly by tsx, no build step) and runs its
- * default export like `crawl` runs the default pipeline: same configuration, flags, state and sinks.
+ * default export like `crawl` runs the default pipeline: same configuration, flags, state and sinks;
+ * with `--frontier redis://…`, in each worker process over the shared frontier.
  *
  * @example
  * await runPipeline('linkgraph', undefined, {}) //=> 0, edges on stdout
@@ -27,7 +29,7 @@ export async function runPipeline(name: string, confPath: string | undefined, ov
   const { config, warnings } = await loadConfig(confPath, overrides, { canResume: hasCrawlState });
   const log = await openLog(config);
   for (const warning of warnings) log.warn(warning);
-  const { exitCode } = await runCrawl(config, log, { ...commandLine(), pipeline });
+  const exitCode = config.frontier !== undefined ? await runShared(config, log, pipeline) : (await runCrawl(config, log, { ...commandLine(), pipeline })).exitCode;
   await flushLogger(log);
   return exitCode;
 }
@@ -47,25 +49,34 @@ async function findPipeline(name: string): Promise<string> {
 }
 
 /**
- * Lets a pipeline file anywhere `import ... from 'tarantula'` (and from `rxjs`, or any other package
- * tarantula has): what the file's own folder cannot resolve is resolved from this installation.
+ * A file compiled as CommonJS (a `.ts` file in a project whose package.json has no `"type": "module"`,
+ * or has none) comes back as `{ default: module.exports }`, where its `export default` is
+ * `module.exports.default`.
  */
-function resolveFromHere(): void {
-  const parentURL = pathToFileURL(packagePath('package.json')).href;
-  const hook = `export async function resolve(specifier, context, next) {
-    try { return await next(specifier, context); }
-    catch (err) { if (err?.code !== 'ERR_MODULE_NOT_FOUND') throw err; return next(specifier, { ...context, parentURL: ${JSON.stringify(parentURL)} }); }
-  }`;
-  register(`data:text/javascript,${encodeURIComponent(hook)}`);
+function defaultExport(mod: { default?: unknown }): unknown {
+  const value = mod.default as { default?: unknown; __esModule?: boolean } | undefined;
+  return typeof value === 'object' && value !== null && value.__esModule === true ? value.default : value;
+}
+
+/**
+ * The cause in one line, without the stack or a require chain. A compile error's message starts with
+ * a count ("Transform failed with 1 error:"); its next line is esbuild's `FILE:LINE:COLUMN: ERROR: …`.
+ */
+function firstLine(err: unknown): string {
+  const lines = (err instanceof Error ? err.message : String(err)).split('\n').map((line) => line.trim()).filter((line) => line !== '');
+  return lines.find((line) => line.includes(': ERROR: ')) ?? lines[0] ?? 'unknown error';
 }
 
 async function importPipeline(file: string): Promise<Pipeline> {
-  resolveFromHere();
+  resolveFromPackage();
   const url = pathToFileURL(file).href;
-  const mod = (/\.[cm]?ts$/.test(file)
-    ? await (await import('tsx/esm/api')).tsImport(url, import.meta.url)
-    : await import(url)) as { default?: unknown };
-  const pipeline = mod.default;
+  const mod = await (/\.[cm]?ts$/.test(file)
+    ? import('tsx/esm/api').then((tsx) => tsx.tsImport(url, import.meta.url))
+    : import(url)
+  ).catch((err: unknown) => {
+    throw new ConfigError('arg-bad-value', file, `cannot load the pipeline: ${firstLine(err)}`);
+  }) as { default?: unknown };
+  const pipeline = defaultExport(mod);
   if (typeof pipeline !== 'function') throw new ConfigError('arg-bad-value', file, 'the file has no default export of a pipeline (use definePipeline)');
   return pipeline as Pipeline;
 }

@@ -18,16 +18,17 @@ export async function workerSlots(repository: string): Promise<number[]> {
  * Writes REPOSITORY/index.txt (and the `index-file` copy) from the journals of this machine's
  * workers: every document once, though a page fetched again after its worker died is in two journals.
  * The journals, not the workers' index parts, because a killed worker's part may end in a torn record.
+ * No `stdout` (its reader went away): `--index -` is not written.
  *
  * @example
  * await mergeIndexParts(config, process.stdout) //=> documents written
  */
-export async function mergeIndexParts(config: CrawlerConfig, stdout: Writable): Promise<number> {
+export async function mergeIndexParts(config: CrawlerConfig, stdout: Writable | undefined): Promise<number> {
   const repo = resolve(config.repository);
   const target = join(repo, 'index.txt');
   const writers = [await IndexWriter.open(`${target}.new`, { format: 'seed' })];
-  if (config.indexFile !== undefined)
-    writers.push(await IndexWriter.open(config.indexFile === '-' ? stdout : config.indexFile, { format: config.indexFormat }));
+  const copy = config.indexFile === '-' ? stdout : config.indexFile;
+  if (copy !== undefined) writers.push(await IndexWriter.open(copy, { format: config.indexFormat }));
   const written = fingerprintSet();
   try {
     for (const slot of await workerSlots(repo))

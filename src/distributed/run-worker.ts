@@ -1,10 +1,10 @@
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
-import { Subject, pipe, tap } from 'rxjs';
+import { Subject } from 'rxjs';
 import type { CrawlerConfig } from '../model/config.js';
-import { defaultSpec } from '../engine/default-spec.js';
 import { commandLine, runCrawl } from '../app/run-crawl.js';
 import { defaultPipeline } from '../engine/default-pipeline.js';
+import type { Pipeline } from '../engine/pipeline.js';
 import type { CrawlLogger } from '../log/create-logger.js';
 import { withoutSessionIds } from '../url/query-params.js';
 import { connectFrontier, crawlIdOf, workerDir } from './redis-frontier-url.js';
@@ -12,7 +12,8 @@ import { SharedFrontier } from './shared-frontier.js';
 import { sharedRobotsFetch } from './shared-robots.js';
 
 /**
- * One worker process of a shared crawl (SPEC §8): the default crawl, with the frontier, the seen-set,
+ * One worker process of a shared crawl (SPEC §8): the default crawl (or `pipeline`, a pipeline file's,
+ * unchanged: only its frontier is another), with the frontier, the seen-set,
  * the page counter and the host counts in Redis, and its journal, index part and stats in its own
  * folder. Its name in Redis is this machine's name, the repository and its slot: two commands on one
  * machine crawling into two repositories are distinct workers, and a restarted worker takes back at
@@ -21,14 +22,13 @@ import { sharedRobotsFetch } from './shared-robots.js';
  * @example
  * await runWorker(config, log, 0) //=> 0 once the shared crawl has nothing queued, leased or in flight
  */
-export async function runWorker(shared: CrawlerConfig, log: CrawlLogger, slot: number): Promise<number> {
+export async function runWorker(shared: CrawlerConfig, log: CrawlLogger, slot: number, pipeline: Pipeline = defaultPipeline): Promise<number> {
   // Each worker archives into WARC files of its own: PATH-SLOT-00000.warc.gz, …
   const config = shared.warcFile === undefined ? shared : { ...shared, warcFile: `${shared.warcFile.replace(/\.warc\.gz$/, '')}-${slot}` };
   const url = config.frontier!;
   const redis = await connectFrontier(url);
   const failure = new Subject<Error>();
   let frontierOfWorker: SharedFrontier | undefined;
-  const max = config.maxPageNumber;
   try {
     const { exitCode } = await runCrawl(config, log, {
       ...commandLine(),
@@ -47,23 +47,13 @@ export async function runWorker(shared: CrawlerConfig, log: CrawlLogger, slot: n
             requestsInFlight: config.requestsInFlight,
             leaseMs: config.leaseMs,
             maxPagesPerHost: config.maxPagesPerHost,
-            maxPages: max,
+            maxPages: config.maxPageNumber,
             reapDelayMs: config.minDelayMs,
             canonical: withoutSessionIds,
             durable: () => journal.flush(),
             onError: (err) => failure.next(err),
           })),
-        pipeline: (ctx, sinks) => {
-          const spec = defaultSpec(ctx);
-          const frontier = frontierOfWorker!;
-          return defaultPipeline(ctx, sinks, {
-            ...spec,
-            // Told inside the unit, so that the crawl loop's last release of the request finds it.
-            unit: (release) => pipe(spec.unit(release), tap((out) => frontier.settle(out))),
-            // Permits from Redis bound the pages of all workers together.
-            ...(max > 0 ? { mayStart: () => !frontier.exhausted } : {}),
-          });
-        },
+        pipeline,
         robotsFetch: (fetch) => sharedRobotsFetch(redis, crawlIdOf(config), config.robotsTtlMs, fetch),
         failure,
         close: async () => {

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
-import type { Outcome } from '../model/outcome.js';
 import type { CrawlRequest } from '../model/crawl-request.js';
+import type { RequestEnd } from '../model/request-end.js';
 import { hostFrontier, type DelayPolicy, type Frontier } from '../frontier/host-frontier.js';
 import { crawlRequestCodec } from '../frontier/request-codec.js';
 import { fingerprintOf } from '../frontier/seen-set.js';
@@ -69,9 +69,6 @@ interface Held {
   readonly since: number;
 }
 
-/** How a request ended, as the shared frontier counts it: `d` document, `x` other end, `again` still pending. */
-type End = 'd' | 'x' | 'again';
-
 /**
  * A {@link Frontier} shared by every worker of a crawl through Redis (SPEC §8), keeping the crawl
  * loop's pull synchronous: the worker leases whole hosts, moves a batch of each one's requests into
@@ -80,18 +77,18 @@ type End = 'd' | 'x' | 'again';
  * in the same script call, one call per sync whatever it carries, and at most one call in flight.
  * A lease not renewed in time is reaped by any worker's next sync, its unfinished requests back at
  * the head of its queue. `size` counts the shared crawl's pending requests, so the crawl completes
- * when no worker has anything queued, leased or in flight.
+ * when no worker has anything queued, leased or in flight. How each request ended comes with the
+ * crawl loop's release of it, as with any frontier: the crawl needs nothing else to run shared.
  *
  * @example
  * const shared = new SharedFrontier({ redis, crawlId: 'news', worker: 'host#0', ... });
- * crawl({ ...spec, frontier: shared }).pipe(tap((out) => shared.settle(out)))
+ * crawl({ ...defaultSpec(ctx), frontier: shared })
  */
 export class SharedFrontier implements Frontier<CrawlRequest> {
   private readonly local: Frontier<CrawlRequest>;
   private readonly held = new Map<string, Held>();
   /** Each request taken from Redis, as Redis holds it (its end names it by these bytes). */
   private readonly blobs = new Map<string, Buffer>();
-  private readonly settled = new Map<string, End>();
   private outbox: Admit[] = [];
   private ends: { host: string; blob: Buffer; kind: 'd' | 'x' }[] = [];
   /** The shared crawl's pending requests that are not this worker's, at the last sync (unknown = 1). */
@@ -165,12 +162,6 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
     return reqs.length;
   }
 
-  requeue(pulled: CrawlRequest, replacement: CrawlRequest = pulled): void {
-    this.local.requeue(pulled, replacement);
-    const h = this.held.get(pulled.host);
-    if (h) h.unstarted++;
-  }
-
   pull(now: number): CrawlRequest | undefined {
     if (now >= this.startBefore || this.waitsForPermit()) return undefined;
     for (;;) {
@@ -191,36 +182,30 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
     }
   }
 
-  release(req: CrawlRequest, now: number): boolean {
-    const first = this.local.release(req, now);
-    const kind = this.settled.get(req.url);
-    if (kind === undefined) return first;
-    this.settled.delete(req.url);
+  /**
+   * Frees the host locally; with the request's end, also tells Redis of it at the next sync. A request
+   * that ends `again` (a retry, one put back after robots.txt, one a stop cut short) is no end: it
+   * stays taken, back in the local queue, and goes back to the shared queue with its host.
+   */
+  release(req: CrawlRequest, now: number, end?: RequestEnd): boolean {
+    const first = this.local.release(req, now, end);
+    if (end === undefined) return first;
     this.active--;
     const h = this.held.get(req.host);
     if (h) {
       h.active--;
+      if (end.kind === 'again') h.unstarted++;
       this.forget(req.host, h);
     }
-    if (kind !== 'again') {
+    if (end.kind !== 'again') {
       const blob = this.blobs.get(req.url);
       this.blobs.delete(req.url);
-      if (blob) this.ends.push({ host: req.host, blob, kind });
+      if (blob) this.ends.push({ host: req.host, blob, kind: end.kind === 'document' ? 'd' : 'x' });
     }
     // Only a document keeps its permit; a request to start again takes a new one.
-    if (kind !== 'd' && this.opts.maxPages > 0) this.permitsOwed++;
+    if (end.kind !== 'document' && this.opts.maxPages > 0) this.permitsOwed++;
     this.plan();
     return first;
-  }
-
-  /**
-   * How a request ended, told before the crawl loop's last release of it. A retry, a request put back
-   * after robots.txt and one a stop cut short (unfinished) are not ends: they stay taken, and go back
-   * to the shared queue with their host.
-   */
-  settle(out: Outcome): void {
-    const again = out.kind === 'retry' || out.kind === 'robots-fetched' || out.kind === 'unfinished';
-    this.settled.set(out.req.url, out.kind === 'document' ? 'd' : again ? 'again' : 'x');
   }
 
   nextReadyAt(): number | undefined {

@@ -9,14 +9,16 @@ import type { CrawlLogger } from '../log/create-logger.js';
 import { MIRROR_TEMP_DIR } from '../store/mirror-store.js';
 import { mergeIndexParts, sumWorkerStats } from './merge-worker-parts.js';
 import { connectFrontier, crawlIdOf } from './redis-frontier-url.js';
+import { relayLines } from './relay-lines.js';
 
 /** The environment variable that makes a `tarantula crawl` process worker SLOT of its supervisor. */
 export const WORKER_SLOT_ENV = 'TARANTULA_WORKER_SLOT';
 
 /**
- * `tarantula crawl CONF --frontier redis://… --workers N`: checks that Redis answers, starts N worker
- * processes (this same program and arguments, each told its slot), forwards SIGINT/SIGTERM to all,
- * logs a worker that dies and carries on with the others. When every worker has ended it sums their
+ * `tarantula crawl CONF --frontier redis://… --workers N` (or `tarantula run PIPELINE …`): checks that
+ * Redis answers, starts N worker processes (this same program and arguments, each told its slot),
+ * relays their stdout (a pipeline's data) to `stdout` whole lines at a time, forwards SIGINT/SIGTERM
+ * to all, logs a worker that dies and carries on with the others. When every worker has ended it sums their
  * stats, and when the crawl completed it merges their journals into one index. Exit status as SPEC §2: 130 /
  * 143 after a signal, 1 when a worker could not run (Redis lost) or every worker died, else 0.
  *
@@ -43,16 +45,20 @@ async function supervise(config: CrawlerConfig, log: CrawlLogger, argv: readonly
   process.on('SIGINT', onSigint);
   process.on('SIGTERM', onSigterm);
   log.info({ frontier: config.frontier, crawlId: crawlIdOf(config), workers: config.workers }, 'starting workers');
+  const relay = relayLines(stdout);
   const ends = Array.from({ length: config.workers }, (_, slot) => {
     const child = spawn(process.execPath, [...process.execArgv, ...argv], {
       env: { ...process.env, [WORKER_SLOT_ENV]: String(slot) },
-      stdio: ['ignore', 'ignore', 'inherit'],
+      stdio: ['ignore', 'pipe', 'inherit'],
     });
     children.push(child);
+    relay.add(child.stdout!);
     log.info({ worker: slot, pid: child.pid }, 'worker started');
     return new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
-      child.on('exit', (code, signal) => {
+      // 'close': its stdout is read to the end as well.
+      child.on('close', (code, signal) => {
         if (code !== 0 && signalled === undefined) log.error({ worker: slot, pid: child.pid, code, signal }, 'a worker died; the others carry on, and its hosts come back when its leases run out');
+        relay.end(child.stdout!, code === 0);
         done({ code, signal });
       }),
     );
@@ -68,7 +74,7 @@ async function supervise(config: CrawlerConfig, log: CrawlLogger, argv: readonly
     log.error('every worker died; run the same command again to resume the crawl');
     return EXIT.cannotRun;
   }
-  const documents = await mergeIndexParts(config, stdout);
+  const documents = await mergeIndexParts(config, relay.closed ? undefined : stdout);
   log.info({ documents, workers: config.workers, stats }, 'workers finished; index merged');
   return EXIT.ok;
 }

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Candidate, CrawlRequest } from '../model/crawl-request.js';
 import { hostFrontier } from '../frontier/host-frontier.js';
 import { crawl, type CrawlSpec, type Release } from './crawl.js';
+import { ENDED } from '../model/request-end.js';
 
 interface Page {
   readonly req: CrawlRequest;
@@ -161,4 +162,31 @@ describe('crawl', () => {
     ]);
     expect(maxUnits).toBe(1);
   });
+
+  it('hands each request’s end to the frontier: one that ends again is put back at the head of its host and fetched again', async () => {
+    const tries = new Map<string, number>();
+    const ends: string[] = [];
+    const spec = specFor(tree, {
+      fetch: (req) => (tries.set(req.url, (tries.get(req.url) ?? 0) + 1), of(req)),
+      // The first try of http://a.test/1 is a retry; every other request is done.
+      end: (p) => (p.req.url === 'http://a.test/1' && tries.get(p.req.url) === 1 ? { kind: 'again', next: { ...p.req, attempt: 1 } } : ENDED),
+    });
+    const frontier = spec.frontier;
+    const release = frontier.release.bind(frontier);
+    frontier.release = (req, now, end) => (end && ends.push(`${req.url} ${end.kind}`), release(req, now, end));
+    expect(await urls(spec)).toEqual([
+      'http://a.test/', 'http://a.test/1', 'http://a.test/1', 'http://b.test/2', 'http://a.test/1/1', 'http://b.test/1/2', 'http://a.test/2/1', 'http://b.test/2/2',
+    ]);
+    expect(ends.slice(0, 3)).toEqual(['http://a.test/ done', 'http://a.test/1 again', 'http://a.test/1 done']);
+  });
+
+  it('completes once nothing is in flight when the frontier is exhausted (a limit shared with other workers), pending requests left', async () => {
+    let fetched = 0;
+    const spec = specFor((u) => [`${u}x`, `${u}y`], { concurrency: 2, fetch: (req) => (fetched++, timer(1).pipe(map(() => req))) });
+    const frontier = spec.frontier;
+    Object.defineProperty(frontier, 'exhausted', { get: () => fetched >= 3 });
+    expect((await urls(spec)).length).toBe(3);
+    expect(frontier.size).toBeGreaterThan(0);
+  });
 });
+

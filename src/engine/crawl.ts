@@ -16,6 +16,7 @@ import {
 } from 'rxjs';
 import type { Candidate, CrawlRequest } from '../model/crawl-request.js';
 import type { Frontier } from '../frontier/host-frontier.js';
+import { ENDED, type RequestEnd } from '../model/request-end.js';
 
 /** Frees the host of a request whose fetch is over: its politeness delay counts from now. Later calls for it do nothing. */
 export type Release = (req: CrawlRequest) => void;
@@ -35,8 +36,12 @@ export interface CrawlSpec<Out> {
   readonly unit: (release: Release) => OperatorFunction<CrawlRequest, Out>;
   /** The feedback edge: links of an outcome to admit. */
   readonly links: (out: Out) => Iterable<Candidate>;
-  /** What to put back at the head of the request's host queue, in its place (robots.txt fetched first, a retry, a request the stop cut short). */
-  readonly requeue?: (out: Out) => CrawlRequest | undefined;
+  /**
+   * How the request of an outcome ended ({@link endOf} for outcomes), told to the frontier when its
+   * unit completes: an end `again` (robots.txt fetched first, a retry, a request the stop cut short)
+   * puts it back at the head of its host's queue, in its place. Without it every request is done.
+   */
+  readonly end?: (out: Out) => RequestEnd;
   readonly frontier: Frontier<CrawlRequest>;
   /** Requests in flight overall: from the pull until the frontier releases the request's host. */
   readonly concurrency: number;
@@ -50,7 +55,7 @@ export interface CrawlSpec<Out> {
   readonly mayStart?: (active: number) => boolean;
   /**
    * When this emits, no new request starts and the crawl completes once in-flight work is done; what
-   * `requeue` puts back meanwhile stays in the frontier, pending.
+   * ends `again` meanwhile stays in the frontier, pending.
    */
   readonly stop?: Observable<unknown>;
   readonly scheduler?: SchedulerLike;
@@ -82,9 +87,10 @@ export function crawl<Out>(spec: CrawlSpec<Out>): Observable<Out> {
     let wakeAt = Infinity;
     const inner = new Subscription();
     // A request's first release frees a fetch slot; pull again at once: its host is free.
-    const free = (req: CrawlRequest): void => {
-      if (spec.frontier.release(req, sch.now())) fetching--;
+    const free = (req: CrawlRequest, end?: RequestEnd): void => {
+      if (spec.frontier.release(req, sch.now(), end)) fetching--;
     };
+    const exhausted = (): boolean => spec.frontier.exhausted === true;
     const unit = spec.unit((req) => {
       free(req);
       pump();
@@ -104,13 +110,14 @@ export function crawl<Out>(spec: CrawlSpec<Out>): Observable<Out> {
     const start = (req: CrawlRequest): void => {
       active++;
       fetching++;
-      let requeued: CrawlRequest | undefined;
+      let end: RequestEnd = ENDED;
       inner.add(
         of(req)
           .pipe(
             unit,
             mergeMap((out) => {
-              requeued = spec.requeue?.(out) ?? requeued;
+              // A request put back stays put back, whatever else its unit emits.
+              if (spec.end !== undefined && end.kind !== 'again') end = spec.end(out);
               return concat(of(out), admitLinks(out));
             }),
           )
@@ -120,8 +127,7 @@ export function crawl<Out>(spec: CrawlSpec<Out>): Observable<Out> {
             complete: () => {
               active--;
               // Even when stopping: a request put back (a retry, one the stop cut short) stays pending.
-              if (requeued !== undefined) spec.frontier.requeue(req, requeued);
-              free(req);
+              free(req, end);
               pump();
             },
           }),
@@ -136,7 +142,7 @@ export function crawl<Out>(spec: CrawlSpec<Out>): Observable<Out> {
       pumping = true;
       do {
         again = false;
-        while (!stopping && roomFor()) {
+        while (!stopping && roomFor() && !exhausted()) {
           if (spec.mayStart && !spec.mayStart(active)) break;
           const req = spec.frontier.pull(sch.now());
           if (req === undefined) break;
@@ -144,7 +150,7 @@ export function crawl<Out>(spec: CrawlSpec<Out>): Observable<Out> {
         }
       } while (again);
       pumping = false;
-      if (active === 0 && (stopping || (spec.mayStart && !spec.mayStart(0)) || (seedsDone && spec.frontier.size === 0))) {
+      if (active === 0 && (stopping || exhausted() || (spec.mayStart && !spec.mayStart(0)) || (seedsDone && spec.frontier.size === 0))) {
         subscriber.complete();
         return;
       }

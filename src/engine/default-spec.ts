@@ -24,6 +24,7 @@ import { inputSeeds } from '../input/input-seeds.js';
 import type { CrawlContext } from './crawl-context.js';
 import type { CrawlSpec, Release } from './crawl.js';
 import { linksOf, type Outcome } from '../model/outcome.js';
+import { endOf } from '../model/request-end.js';
 
 /**
  * Input files are read on only while the frontier holds fewer pending requests than this: a
@@ -152,7 +153,8 @@ export function failSafe(unit: OperatorFunction<CrawlRequest, Outcome>): Operato
 
 /**
  * The default crawl of SPEC §1, ready for {@link crawl}: seeds from the configuration, the default
- * admission and unit, retries put back in the frontier, and the page limit.
+ * admission and unit, each request's end as {@link endOf} tells it (retries put back in the
+ * frontier), and the page limit.
  *
  * @example
  * crawl(defaultSpec(ctx)).pipe(recordStats(ctx.stats), writeIndex(writers)).subscribe();
@@ -165,7 +167,7 @@ export function defaultSpec(ctx: CrawlContext, seeds: Observable<Candidate> = se
     admit: defaultAdmit(ctx),
     unit: (release) => failSafe(defaultUnit(ctx, release)),
     links: linksOf,
-    requeue: (out) => (out.kind === 'retry' ? out.retry : out.kind === 'robots-fetched' || out.kind === 'unfinished' ? { ...out.req, requeued: true } : undefined),
+    end: endOf,
     frontier: ctx.frontier,
     concurrency: ctx.config.requestsInFlight,
     ...(max > 0 ? { mayStart: (active: number) => before + ctx.stats.documents + active < max } : {}),

@@ -81,8 +81,7 @@ describe('hostFrontier', () => {
       const f = hostFrontier<R>({ order, politeness: noDelay });
       f.pushAll([r('a/1'), r('b/1'), r('a/2')]);
       const first = f.pull(0)!;
-      f.requeue(first);
-      f.release(first, 0);
+      f.release(first, 0, { kind: 'again', next: first });
       expect(drain(f)).toEqual(['a/1', 'b/1', 'a/2']);
     }
   });

@@ -1,3 +1,4 @@
+import type { RequestEnd } from '../model/request-end.js';
 import { ObjectQueue, PackedQueue, type BackQueue, type Entry, type RequestCodec } from './back-queue.js';
 import { FrontQueues } from './front-queues.js';
 import { IndexedHeap, type HeapSlot } from './indexed-heap.js';
@@ -33,16 +34,16 @@ export interface Frontier<R extends { readonly host: string }> {
   push(req: R): boolean;
   /** Queues the links of one page so that they are taken in document order under both policies. */
   pushAll(reqs: readonly R[]): number;
-  /** Puts an in-flight request (or what replaces it: a retry) back at the head of its host's queue, in its old place. */
-  requeue(pulled: R, replacement?: R): void;
   /** A request whose host may be contacted now, or undefined when none is ready. */
   pull(now: number): R | undefined;
   /**
    * The host of `req` is free again, and may be contacted after its politeness delay. A request's
-   * first release counts (a unit may release its host as soon as the fetch ends): true; later ones
-   * are ignored: false.
+   * first release frees its host (a unit may release it as soon as the fetch ends, before its end is
+   * known): true; later ones do not: false. The crawl loop's last release tells how the request
+   * ended (`end`): an end `again` puts `end.next` back at the head of its host's queue, in its old
+   * place, still pending.
    */
-  release(req: R, now: number): boolean;
+  release(req: R, now: number, end?: RequestEnd<R>): boolean;
   /** The earliest time `pull` can succeed, or undefined when nothing is waiting for time. */
   nextReadyAt(): number | undefined;
   /** Pending requests, excluding those in flight. */
@@ -53,6 +54,11 @@ export interface Frontier<R extends { readonly host: string }> {
   readonly hosts: number;
   /** Pending requests, in no particular order: for saving the crawl state. */
   pending(): IterableIterator<R>;
+  /**
+   * True once this frontier will give no more requests though some are pending: a limit shared with
+   * other workers (`max-page-number`) is reached. The crawl loop then completes when nothing is in flight.
+   */
+  readonly exhausted?: boolean;
 }
 
 class HostQueue<R> implements HeapSlot {
@@ -158,10 +164,6 @@ class HostFrontier<R extends { readonly host: string }> implements Frontier<R> {
     return accepted;
   }
 
-  requeue(pulled: R, replacement: R = pulled): void {
-    const seq = this.inFlightSeq.get(pulled) ?? this.seq++;
-    this.enqueue(replacement, seq, true);
-  }
 
   pull(now: number): R | undefined {
     for (let top = this.waiting.peek(); top !== undefined && top.readyAt() <= now; top = this.waiting.peek()) {
@@ -186,7 +188,9 @@ class HostFrontier<R extends { readonly host: string }> implements Frontier<R> {
     return entry.req;
   }
 
-  release(req: R, now: number): boolean {
+  release(req: R, now: number, end?: RequestEnd<R>): boolean {
+    // In its old place: the seq it was pulled with, while its host is not yet released.
+    if (end?.kind === 'again') this.enqueue(end.next, this.inFlightSeq.get(req) ?? this.seq++, true);
     if (!this.inFlightSeq.delete(req)) return false;
     const host = this.hostQueues.get(req.host);
     if (host === undefined) return true;

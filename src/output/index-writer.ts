@@ -25,6 +25,9 @@ export interface IndexWriterOptions {
 const BATCH = { delayMs: 20, maxChars: 64 * 1024 };
 const BROKEN_PIPE = new Set(['EPIPE', 'ECONNRESET', 'ERR_STREAM_DESTROYED', 'ERR_STREAM_PREMATURE_CLOSE']);
 
+/** Whether a stream's error says its reader went away (`| head -1`), not that writing failed. */
+export const isBrokenPipe = (err: unknown): boolean => BROKEN_PIPE.has((err as { code?: string } | null)?.code ?? '');
+
 /**
  * Writes index records (SPEC §6) to a file or a stream, each record whole: records are formatted
  * to strings, collected, and written in batches of whole records, so a crash never leaves half a
@@ -126,7 +129,7 @@ export class IndexWriter {
 
   private fail(err: unknown): void {
     if (this.broken || this.failure !== undefined) return;
-    if (BROKEN_PIPE.has((err as NodeJS.ErrnoException | null)?.code ?? '')) {
+    if (isBrokenPipe(err)) {
       this.broken = true;
       this.batcher.discard();
       this.resolveClosed();

@@ -1,4 +1,5 @@
 import type { IndexRecord } from '../model/index-record.js';
+import type { Outcome } from '../model/outcome.js';
 
 /**
  * The lines of `REPOSITORY/.tarantula/journal.jsonl`, one JSON array each, in the order things
@@ -15,8 +16,8 @@ export type JournalEvent =
    * Content-Type: both are still read. `carried`: not requested, kept from the last crawl because it was not due (adaptive recrawl).
    */
   | readonly ['d', url: string, record: IndexRecord | null, contentType: string | null, indexed?: boolean, carried?: boolean]
-  /** A request ended without a document: a failure, a skip, or a sitemap read (its URLs are the admission lines after it). */
-  | readonly ['x', url: string, kind: 'failed' | 'skipped' | 'sitemap']
+  /** A request ended without a document: a failure, a skip, or a sitemap read (its URLs are the admission lines after it); the outcome's kind. */
+  | readonly ['x', url: string, kind: Outcome['kind']]
   /** A redirect, with what its target inherits, so a resume can admit the target if that was lost. */
   | readonly ['r', url: string, location: string, depth: number, originalUrl: string, redirects: number]
   /** A pending URL found again moved up to a higher priority level: a resume queues it there. */

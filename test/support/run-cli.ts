@@ -20,6 +20,8 @@ export interface CliOptions {
   readonly stdin?: 'pipe' | 'ignore';
   /** Called once the process is running, e.g. to send it a signal later. */
   readonly onSpawn?: (child: ChildProcess) => void;
+  /** The tarantula to run, e.g. one installed in a user's project (default: this checkout's bin/tarantula). */
+  readonly command?: string;
   /** The largest file the process may write, in KiB (`ulimit -f`): a write past it fails with EFBIG, as on a full disk. */
   readonly fileSizeLimitKb?: number;
 }
@@ -32,9 +34,10 @@ export interface CliOptions {
  */
 export function runCli(args: readonly string[], opts: CliOptions = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
+    const cli = opts.command ?? CLI;
     const [command, argv] = opts.fileSizeLimitKb === undefined
-      ? [CLI, args]
-      : ['/bin/sh', ['-c', `ulimit -f ${opts.fileSizeLimitKb} && exec "$0" "$@"`, CLI, ...args]];
+      ? [cli, args]
+      : ['/bin/sh', ['-c', `ulimit -f ${opts.fileSizeLimitKb} && exec "$0" "$@"`, cli, ...args]];
     const child = spawn(command, argv, {
       cwd: opts.cwd,
       env: { ...process.env, ...opts.env },

@@ -1,0 +1,18 @@
+import type { Pipeline } from '../engine/pipeline.js';
+import type { CrawlLogger } from '../log/create-logger.js';
+import type { CrawlerConfig } from '../model/config.js';
+import { runWorker } from '../distributed/run-worker.js';
+import { superviseWorkers, WORKER_SLOT_ENV } from '../distributed/supervise-workers.js';
+
+/**
+ * A crawl with a shared frontier (SPEC §8), for `tarantula crawl` and `tarantula run` alike: this
+ * process is worker SLOT when its supervisor says so (and runs `pipeline` over the shared frontier),
+ * else it starts the workers (this same command) and supervises them.
+ *
+ * @example
+ * await runShared(config, log, pipeline) //=> 0 once the shared crawl is done
+ */
+export function runShared(config: CrawlerConfig, log: CrawlLogger, pipeline?: Pipeline): Promise<number> {
+  const slot = process.env[WORKER_SLOT_ENV];
+  return slot !== undefined ? runWorker(config, log, Number(slot), pipeline) : superviseWorkers(config, log, process.argv.slice(1), process.stdout);
+}
