@@ -76,9 +76,10 @@ export interface RunCrawlResult {
 }
 
 /**
- * Runs one crawl to its end: holds the repository (one crawl at a time, SPEC §15), prepares it and its state (resuming an interrupted crawl,
- * or starting a recrawl of a completed one), opens the index writers, crawls, and on every way out
- * (done, limit, signal, broken pipe, lost frontier) flushes the sinks and writes the end-of-crawl stats.
+ * Runs one crawl to its end: holds the repository (one crawl at a time, SPEC §15), prepares it and
+ * its state (resuming an interrupted crawl, or starting a recrawl of a completed one), opens the
+ * index writers, crawls, and on every way out (done, limit, signal, broken pipe, lost frontier)
+ * flushes the sinks and writes the end-of-crawl stats.
  *
  * @example
  * const { exitCode } = await runCrawl(config, log, commandLine());

@@ -24,7 +24,7 @@ const ASYNC_OPS: FileOps = { mkdir, writeFile, rename, link, unlink, rm, lstat }
 /** For a worker thread of its own: no thread-pool round trip per call, and blocking harms no one. */
 const SYNC_OPS: FileOps = { mkdir: mkdirSync, writeFile: writeFileSync, rename: renameSync, link: linkSync, unlink: unlinkSync, rm: rmSync, lstat: lstatSync };
 
-/** Where documents are written before being renamed into place, relative to the repository. */
+/** Where documents are written before being linked (or renamed) into place, relative to the repository. */
 export const MIRROR_TEMP_DIR = '.tarantula/tmp';
 
 const codeOf = (err: unknown): string | undefined => (err as NodeJS.ErrnoException | null)?.code;
