@@ -2,7 +2,7 @@
  * tarantula as a library, for pipeline authors: the crawl loop, the default spec and sinks, every
  * stage of the crawl as an RxJS operator, the model types, and configuration loading. A pipeline
  * file default-exports {@link definePipeline}(…); `tarantula run FILE` runs it (see pipelines/ and
- * the README). The building blocks below the stages (URL normalization, parsers, robots.txt, the
+ * docs/library.md). The building blocks below the stages (URL normalization, parsers, robots.txt, the
  * fetcher, the mirror, PageRank) are in `tarantula/parts`.
  *
  * @packageDocumentation
@@ -10,7 +10,7 @@
 export { crawl, type CrawlSpec, type Release } from './engine/crawl.js';
 export { createCrawlContext, type Admission, type CrawlContext, type CrawlContextOptions, type Documents, type HostPolicy, type SharedParts } from './engine/crawl-context.js';
 export type { Fetcher, NetworkHooks } from './engine/fetcher.js';
-export { defaultAdmit, defaultSpec, defaultUnit, failSafe, seedsOf } from './engine/default-spec.js';
+export { defaultAdmit, defaultSpec, defaultUnit, failSafe, seedsOf, type AdmitStages, type DefaultSpecOptions, type UnitStages } from './engine/default-spec.js';
 export { defaultPipeline, defaultSinks } from './engine/default-pipeline.js';
 export { definePipeline, type CrawlSinks, type CrawlStop, type Pipeline } from './engine/pipeline.js';
 export { runCrawl, type CrawlWorker, type RunCrawlOptions, type RunCrawlResult } from './app/run-crawl.js';
@@ -21,7 +21,7 @@ export type { FetchResponse, Validators, WireExchange } from './model/fetch-resp
 export { FILTER_REASONS, type DropReport, type FilterReason } from './model/filter-reason.js';
 export type { IndexLink, IndexRecord } from './model/index-record.js';
 export { isOutcome, linksOf, type DocumentInfo, type Fetched, type InProgress, type Outcome, type Parsed, type UnitValue } from './model/outcome.js';
-export { endOf, ENDED, ENDED_WITH_DOCUMENT, type RequestEnd } from './model/request-end.js';
+export { endOf, type RequestEnd } from './model/request-end.js';
 
 export { normalizeLinks } from './stages/normalize-links.js';
 export { trapLimits, type TrapLimits } from './stages/trap-limits.js';

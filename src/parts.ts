@@ -28,6 +28,7 @@ export { addressClass, type AddressClass } from './fetch/address-class.js';
 export { addressGuard, PrivateAddressError, type AddressGuard } from './fetch/address-guard.js';
 export { proxySettings, type ProxySettings } from './fetch/proxy-settings.js';
 export { FetchError } from './fetch/fetch-error.js';
+export { ENDED, ENDED_WITH_DOCUMENT } from './model/request-end.js';
 
 export { Politeness, type PolitenessOptions } from './frontier/politeness.js';
 export { FrontQueues } from './frontier/front-queues.js';

@@ -20,7 +20,7 @@ const PDFS = 12;
  * a folder with no package.json at all. The packed package's own dependencies are this checkout's
  * (the versions of package-lock.json), so the test needs no registry.
  */
-describe('a pipeline file in a user\'s own folder', () => {
+describe('a pipeline file in a user\'s own folder', { timeout: 120_000 }, () => {
   let server: FixtureServer;
   let dir: string;
   let remove: () => Promise<void>;

@@ -5,6 +5,7 @@ import { loadConfig } from '../config/load-config.js';
 import { hasCrawlState } from '../state/crawl-state.js';
 import { parseArgs } from '../config/parse-args.js';
 import { usage } from '../config/usage.js';
+import { commandHelp } from '../config/command-help.js';
 import { flushLogger } from '../log/create-logger.js';
 import { openLog } from './open-log.js';
 import { VERSION } from '../config/version.js';
@@ -31,7 +32,7 @@ async function main(argv: readonly string[]): Promise<number> {
   const args = parseArgs(argv);
   switch (args.command) {
     case 'help':
-      process.stdout.write(usage());
+      process.stdout.write(args.helpTopic === undefined ? usage() : commandHelp(args.helpTopic));
       return EXIT.ok;
     case 'version':
       process.stdout.write(`tarantula ${VERSION}\n`);

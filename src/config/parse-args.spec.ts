@@ -93,6 +93,15 @@ describe('parseArgs', () => {
   });
 
   it.each([
+    [['help', 'crawl'], 'crawl'], [['crawl', 'x.conf', '--help'], 'crawl'], [['pagerank', '-h'], 'pagerank'],
+    [['help'], undefined], [['--help'], undefined], [['help', '--help'], undefined],
+  ])('%j describes %s', (argv, topic) => {
+    expect(parseArgs(argv)).toMatchObject({ command: 'help', helpTopic: topic });
+  });
+
+  it.each([
+    [['help', 'fetch'], 'arg-unknown', 'unknown command "fetch" (expected crawl, run, pagerank, report or demo; see --help)'],
+    [['help', 'crawl', 'run'], 'arg-extra', 'unexpected argument "run" (usage: tarantula help [COMMAND])'],
     [['fetch'], 'arg-unknown', 'unknown command "fetch" (expected crawl, run, pagerank, report or demo; see --help)'],
     [['crawl', '--max-pagez', '3'], 'arg-unknown', '--max-pagez: unknown option for crawl; did you mean "--max-pages"?'],
     [['crawl', '-x'], 'arg-unknown', '-x: unknown option for crawl'],

@@ -20,6 +20,8 @@ export interface PagerankOptions {
 /** The command line, checked: every value is already valid. */
 export interface ParsedArgs {
   readonly command: Command;
+  /** `help COMMAND`, `COMMAND --help`: the command to describe; undefined for the whole usage. */
+  readonly helpTopic: RunCommand | undefined;
   /** The CONF argument; undefined means ./Crawler.conf (see `loadConfig`). */
   readonly confPath: string | undefined;
   /** `run PIPELINE`. */
@@ -37,8 +39,9 @@ export interface ParsedArgs {
   readonly pagerank: PagerankOptions;
 }
 
-const COMMANDS = ['crawl', 'run', 'pagerank', 'report', 'demo'] as const;
-type RunCommand = (typeof COMMANDS)[number];
+/** The commands that do something (beside help and version), in the order `--help` lists them. */
+export const COMMANDS = ['crawl', 'run', 'pagerank', 'report', 'demo'] as const;
+export type RunCommand = (typeof COMMANDS)[number];
 
 /** The short flags of SPEC §2, and the config key each one sets. Every key is also `--KEY`. */
 export const FLAG_ALIASES: ReadonlyMap<string, string> = new Map([
@@ -65,7 +68,8 @@ const PAGERANK_FLAGS: { readonly [K in keyof PagerankOptions]: ValueParser<Pager
     return d;
   },
 };
-const DEFAULT_PAGERANK: PagerankOptions = { top: 10, format: 'table', damping: 0.85 };
+/** The pagerank command's options when no flag is given. */
+export const DEFAULT_PAGERANK: PagerankOptions = { top: 10, format: 'table', damping: 0.85 };
 
 /** [min, max] positional arguments of each command, and what they are. */
 const POSITIONALS: Record<RunCommand, readonly [number, number, string]> = {
@@ -89,12 +93,10 @@ const POSITIONALS: Record<RunCommand, readonly [number, number, string]> = {
  */
 export function parseArgs(argv: readonly string[]): ParsedArgs {
   const [first, ...rest] = argv;
+  if (first === 'help' && argv.length > 1 && !isHelp(argv[1]!)) return bare('help', knownCommand(argv[1]!, argv.length > 2 ? argv[2] : undefined));
   if (first === undefined || first === 'help' || isHelp(first)) return bare('help');
   if (isVersion(first)) return bare('version');
-  const command = COMMANDS.find((c) => c === first);
-  if (command === undefined) {
-    throw new ConfigError('arg-unknown', '', `unknown command "${first}" (expected ${orList(COMMANDS)}; see --help)`);
-  }
+  const command = knownCommand(first);
   const positionals: string[] = [];
   const overrides: { [F in keyof CrawlerConfig]?: CrawlerConfig[F] } = {};
   const lists = new Map<keyof CrawlerConfig, unknown[]>();
@@ -108,7 +110,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       positionals.push(...rest.slice(i + 1));
       break;
     }
-    if (isHelp(arg)) return bare('help');
+    if (isHelp(arg)) return bare('help', command);
     if (isVersion(arg)) return bare('version');
     if (!arg.startsWith('--')) {
       if (arg.startsWith('-') && arg !== '-') throw unknownFlag(arg, command);
@@ -151,7 +153,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     }
   }
   for (const [field, items] of lists) Object.assign(overrides, { [field]: items });
-  return { ...placePositionals(command, positionals), command, watch, report, overrides, pagerank };
+  return { ...placePositionals(command, positionals), command, helpTopic: undefined, watch, report, overrides, pagerank };
 }
 
 function placePositionals(
@@ -191,9 +193,18 @@ function unknownFlag(flag: string, command: RunCommand): ConfigError {
   return new ConfigError('arg-unknown', flag, `unknown option for ${command}${hint}`);
 }
 
-function bare(command: 'help' | 'version'): ParsedArgs {
+/** The command named NAME, or an `arg-unknown` error naming it; `help` takes one command at most. */
+function knownCommand(name: string, extra?: string): RunCommand {
+  const command = COMMANDS.find((c) => c === name);
+  if (command === undefined) throw new ConfigError('arg-unknown', '', `unknown command "${name}" (expected ${orList(COMMANDS)}; see --help)`);
+  if (extra !== undefined) throw new ConfigError('arg-extra', '', `unexpected argument "${extra}" (usage: tarantula help [COMMAND])`);
+  return command;
+}
+
+function bare(command: 'help' | 'version', helpTopic?: RunCommand): ParsedArgs {
   return {
     command,
+    helpTopic,
     confPath: undefined,
     pipelinePath: undefined,
     indexPath: undefined,

@@ -1,4 +1,4 @@
-import { catchError, concat, from, identity, mergeMap, of, pipe, type Observable, type OperatorFunction } from 'rxjs';
+import { catchError, concat, from, identity, mergeMap, of, pipe, type MonoTypeOperatorFunction, type Observable, type OperatorFunction } from 'rxjs';
 import type { Candidate, CrawlRequest } from '../model/crawl-request.js';
 import { countInLinks } from '../stages/count-in-links.js';
 import { dedup } from '../stages/dedup.js';
@@ -23,7 +23,8 @@ import { trapLimits } from '../stages/trap-limits.js';
 import { inputSeeds } from '../input/input-seeds.js';
 import type { CrawlContext } from './crawl-context.js';
 import type { CrawlSpec, Release } from './crawl.js';
-import { linksOf, type Outcome } from '../model/outcome.js';
+import { linksOf, type Fetched, type Outcome } from '../model/outcome.js';
+import type { Admissible } from '../stages/drop-when.js';
 import { endOf } from '../model/request-end.js';
 
 /**
@@ -82,10 +83,26 @@ function archiveHook(ctx: CrawlContext): ((req: CrawlRequest, res: FetchResponse
 }
 
 /**
- * Admission, cheapest checks first (STYLE habit 12): normalize, traps, literal private addresses,
- * scope and lists, in-links, seen-set, priority, host cap, cached robots. `prioritizer` gives each request its level (SPEC §10).
+ * Where a user's stages go in {@link defaultAdmit}: each list runs in its order at its place, so a
+ * stage of one's own never costs a default one (Scrapy's middleware slots, undici's interceptors).
  */
-export function defaultAdmit(ctx: CrawlContext, prioritizer: Prioritizer = defaultPrioritizer): OperatorFunction<Candidate, CrawlRequest> {
+export interface AdmitStages {
+  /** After the link is normalized and has passed the traps, the address guard, scope and lists; before the seen-set. Drop a link by not passing it on. */
+  readonly afterFilters?: readonly MonoTypeOperatorFunction<Admissible>[];
+  /** After every default check (seen-set, host cap, robots.txt), before the request is journaled and queued. */
+  readonly beforeQueue?: readonly MonoTypeOperatorFunction<CrawlRequest>[];
+}
+
+/**
+ * Admission, cheapest checks first (STYLE habit 12): normalize, traps, literal private addresses,
+ * scope and lists, in-links, seen-set, priority, host cap, cached robots. `prioritizer` gives each
+ * request its level (SPEC §10); `stages` puts a user's own checks in their places.
+ *
+ * @example
+ * // no URL with a session id in its path
+ * defaultAdmit(ctx, defaultPrioritizer, { afterFilters: [filter((link) => !link.url.includes(';jsessionid='))] })
+ */
+export function defaultAdmit(ctx: CrawlContext, prioritizer: Prioritizer = defaultPrioritizer, stages: AdmitStages = {}): OperatorFunction<Candidate, CrawlRequest> {
   const c = ctx.config;
   const a = ctx.admission;
   const levels = a.priority.levels > 1;
@@ -103,27 +120,57 @@ export function defaultAdmit(ctx: CrawlContext, prioritizer: Prioritizer = defau
   );
   return pipe(
     vetted,
+    chain(stages.afterFilters),
     levels ? countInLinks(a.inLinks) : identity,
     dedup(a.seen, a.report, a.started, reconsider),
     levels ? prioritize(prioritizer, a.priority) : identity,
     hostLimit(c.maxPagesPerHost, a.hostCounts, a.report),
     robotsAllowed(ctx.hosts.robots, c.userAgent, a.report),
+    chain(stages.beforeQueue),
     journalAdmissions(ctx.state.journal, rose),
   );
+}
+
+/**
+ * Where a user's stages go in {@link defaultUnit}: each list runs in its order at its place, so a
+ * stage of one's own keeps robots.txt, conditional requests, the WARC, sitemaps and the recrawl
+ * schedule. Write them with {@link passOutcomes}: a stage gets the values of its own kind, and
+ * every finished outcome passes it by.
+ */
+export interface UnitStages {
+  /** Before robots.txt and the fetch: each request. Answer with an outcome (`skipped`) to leave it unfetched. */
+  readonly beforeFetch?: readonly OperatorFunction<CrawlRequest | Outcome, CrawlRequest | Outcome>[];
+  /** After the fetch and its archiving, before parsing: each page's response (a 304 on recrawl already carries its stored copy; sitemaps are read by then). */
+  readonly afterFetch?: readonly OperatorFunction<Fetched | Outcome, Fetched | Outcome>[];
+  /** After the page is parsed, stored and scheduled: each outcome, on its way to the sinks and the frontier. */
+  readonly afterParse?: readonly MonoTypeOperatorFunction<Outcome>[];
+}
+
+/** A list of a user's stages as one operator. */
+function chain<T>(stages: readonly MonoTypeOperatorFunction<T>[] | undefined): MonoTypeOperatorFunction<T> {
+  return stages === undefined || stages.length === 0 ? identity : (source) => stages.reduce((piped, stage) => piped.pipe(stage), source);
 }
 
 /**
  * One request's work: robots.txt, fetch, then read it as a sitemap, or parse and store it on the
  * document workers (the same work as `parseDocument` + `storeDocument`, off the main thread).
  * `release` is the crawl's ({@link CrawlSpec.unit}): the host is freed once the fetch is over.
+ * `stages` puts a user's own stages in their places.
+ *
+ * @example
+ * // PDFs are not parsed or stored: skipped, with a reason the stats count
+ * const noPdfs = passOutcomes((f: Fetched): Fetched | Outcome =>
+ *   f.response.headers['content-type']?.startsWith('application/pdf') ? { kind: 'skipped', req: f.req, reason: 'rejected', message: 'a PDF' } : f);
+ * crawl({ ...defaultSpec(ctx), unit: (release) => failSafe(defaultUnit(ctx, release, { afterFetch: [noPdfs] })) })
  */
-export function defaultUnit(ctx: CrawlContext, release?: Release): OperatorFunction<CrawlRequest, Outcome> {
+export function defaultUnit(ctx: CrawlContext, release?: Release, stages: UnitStages = {}): OperatorFunction<CrawlRequest, Outcome> {
   const c = ctx.config;
   const { robots, politeness } = ctx.hosts;
   const { options } = ctx.fetcher;
   const docs = ctx.documents;
   // Built once: the unit is applied to every request, its stages need not be made again each time.
   return pipe(
+    chain(stages.beforeFetch),
     obeyRobots({ robots, politeness, userAgent: c.userAgent, maxRetries: c.maxRetries, maxCrawlDelayMs: c.maxCrawlDelayMs, signal: options.signal, sitemaps: c.sitemaps }),
     fetchPage({
       ...options, politeness, maxRetries: c.maxRetries, maxRedirects: c.maxRedirects, validatorsOf: validatorsOf(ctx),
@@ -132,9 +179,11 @@ export function defaultUnit(ctx: CrawlContext, release?: Release): OperatorFunct
     }),
     readSitemaps(),
     reuseStored(ctx.state.known, docs.store),
+    chain(stages.afterFetch),
     describeAndStore(docs.pool, docs.contentSeen, ctx.admission.report, docs.near, previousCopy(ctx)),
     // Under the fixed policy every page is due at every recrawl: nothing to schedule.
     ctx.schedule.adaptive ? scheduleRecrawl(ctx.schedule, ctx.state.known) : identity,
+    chain(stages.afterParse),
   );
 }
 
@@ -151,6 +200,16 @@ export function failSafe(unit: OperatorFunction<CrawlRequest, Outcome>): Operato
   );
 }
 
+/** What {@link defaultSpec} may be given instead of its defaults: the seeds, the prioritizer, and a user's stages in their places. */
+export interface DefaultSpecOptions {
+  /** Default: {@link seedsOf}. */
+  readonly seeds?: Observable<Candidate>;
+  /** Default: {@link defaultPrioritizer} (SPEC §10). */
+  readonly prioritizer?: Prioritizer;
+  readonly admit?: AdmitStages;
+  readonly unit?: UnitStages;
+}
+
 /**
  * The default crawl of SPEC §1, ready for {@link crawl}: seeds from the configuration, the default
  * admission and unit, each request's end as {@link endOf} tells it (retries put back in the
@@ -158,14 +217,15 @@ export function failSafe(unit: OperatorFunction<CrawlRequest, Outcome>): Operato
  *
  * @example
  * crawl(defaultSpec(ctx)).pipe(recordStats(ctx.stats), writeIndex(writers)).subscribe();
+ * crawl({ ...defaultSpec(ctx, { unit: { afterFetch: [noPdfs] } }), stop: sinks.stop }).pipe(defaultSinks(ctx, sinks));
  */
-export function defaultSpec(ctx: CrawlContext, seeds: Observable<Candidate> = seedsOf(ctx)): CrawlSpec<Outcome> {
+export function defaultSpec(ctx: CrawlContext, opts: DefaultSpecOptions = {}): CrawlSpec<Outcome> {
   const max = ctx.config.maxPageNumber;
   const before = ctx.state.documents;
   return {
-    seeds,
-    admit: defaultAdmit(ctx),
-    unit: (release) => failSafe(defaultUnit(ctx, release)),
+    seeds: opts.seeds ?? seedsOf(ctx),
+    admit: defaultAdmit(ctx, opts.prioritizer, opts.admit),
+    unit: (release) => failSafe(defaultUnit(ctx, release, opts.unit)),
     links: linksOf,
     end: endOf,
     frontier: ctx.frontier,

@@ -2,7 +2,7 @@ import type { RecrawlPolicy } from '../model/config.js';
 import type { IndexRecord } from '../model/index-record.js';
 
 const HOUR_MS = 3_600_000;
-/** Interval × this when a recrawl finds the page unchanged, ÷ this when changed (see the README's argument). */
+/** Interval × this when a recrawl finds the page unchanged, ÷ this when changed (see docs/resume-and-recrawl.md, "Adaptive recrawl"). */
 export const ADAPT_FACTOR = 1.5;
 
 export interface RecrawlScheduleOptions {
