@@ -32,8 +32,18 @@ describe('a pipeline file in a user\'s own folder', { timeout: 120_000 }, () => 
     await makeTreeSite(join(dir, 'web'), HOSTS, 6);
     const pdfs = Array.from({ length: PDFS }, (_, i) => `<a href="paper${i}.pdf">paper ${i}</a>`).join('');
     await writePage(join(dir, 'web'), HOSTS[0]!, 'p5.html', `<title>a5</title>${pdfs}`);
-    for (let i = 0; i < PDFS; i++) await writePage(join(dir, 'web'), HOSTS[0]!, `paper${i}.pdf`, `%PDF-1.4\n% paper ${i}\n%%EOF\n`);
-    server = await startFixtureServer({ root: join(dir, 'web') });
+    // Each PDF a little late: the reader is gone before the next PDF's line is written, however loaded the machine.
+    server = await startFixtureServer({
+      root: join(dir, 'web'),
+      hooks: {
+        handle: (_req, res, at) => {
+          const pdf = /^\/paper(\d+)\.pdf$/.exec(at.path);
+          if (!pdf) return false;
+          setTimeout(() => res.writeHead(200, { 'content-type': 'application/pdf' }).end(`%PDF-1.4\n% paper ${pdf[1]}\n%%EOF\n`), 300);
+          return true;
+        },
+      },
+    });
 
     const { stdout } = await run$('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: ROOT });
     const tarball = join(dir, (JSON.parse(stdout) as { filename: string }[])[0]!.filename);

@@ -74,3 +74,54 @@ describe('a crawl into a repository that holds a completed crawl is a recrawl', 
     expect(stats.recrawl).toEqual({ new: 1, changed: 1, unchanged: 4, gone: 2 });
   });
 });
+
+describe('a recrawl of a site that sends no ETag and no Last-Modified', () => {
+  const PAGES = ['/', '/a.html', '/b.html', '/c.html', '/d.html'];
+  let server: FixtureServer;
+  let dir: string;
+  let remove: () => Promise<void>;
+  let edition = 1;
+
+  beforeAll(async () => {
+    ({ dir, remove } = await tempDir());
+    server = await startFixtureServer({
+      root: dir,
+      hooks: {
+        // Every page the same bytes at every request but /b.html, which changes when the edition does; no validators.
+        handle: (_req, res, { path }) => {
+          if (!PAGES.includes(path)) res.writeHead(404).end();
+          else {
+            const links = path === '/' ? PAGES.slice(1).map((p) => `<a href="${p}">${p}</a>`).join('') : '';
+            const text = path === '/b.html' ? `edition ${edition}` : `page ${path}`;
+            res.writeHead(200, { 'Content-Type': 'text/html' }).end(`<!doctype html><title>${text}</title>${links}`);
+          }
+          return true;
+        },
+      },
+    });
+  });
+  afterAll(async () => {
+    await server.close();
+    await remove();
+  });
+
+  it('counts the pages whose content MD5 is the same as unchanged, the others as changed', async () => {
+    const repo = join(dir, 'repo');
+    const crawl = () =>
+      runCli(
+        ['crawl', '--seed', `http://${HOST}:${server.port}/`, ...resolveFlags([HOST], server.port), '--repository', repo,
+          '--delay-factor', '0', '--min-delay', '0', '--max-delay', '0', '--log-level', '0', '--sitemaps', 'false'],
+        { cwd: dir },
+      );
+    const first = await crawl();
+    expect(first.code, first.stderr).toBe(0);
+    edition++;
+    server.requests.length = 0;
+    const second = await crawl();
+    expect(second.code, second.stderr).toBe(0);
+    // Nothing to revalidate with: every page came back whole, with a 200.
+    expect(server.requests.filter((r) => r.path !== '/robots.txt').map((r) => [r.path, r.status]).sort()).toEqual(PAGES.map((p) => [p, 200]).sort());
+    const stats = JSON.parse(await readFile(join(repo, 'stats.json'), 'utf8')) as { recrawl: Record<string, number> };
+    expect(stats.recrawl).toEqual({ new: 0, changed: 1, unchanged: 4, gone: 0 });
+  });
+});

@@ -25,7 +25,7 @@ export interface OpenedRepository {
 export async function openRepository(
   config: CrawlerConfig,
   log: CrawlLogger,
-  where: { readonly home: string; readonly repository: string; readonly seen: SeenSet; readonly started: SeenSet | undefined },
+  where: { readonly home: string; readonly repository: string; readonly seen: SeenSet; readonly started: SeenSet | undefined; readonly previous?: string },
 ): Promise<OpenedRepository> {
   let state;
   try {
@@ -33,7 +33,7 @@ export async function openRepository(
     const probe = join(where.repository, `.tarantula-probe-${process.pid}`);
     await writeFile(probe, '');
     await rm(probe);
-    state = await openCrawlState(where.home, where.seen, where.started);
+    state = await openCrawlState(where.home, where.seen, where.started, where.previous);
   } catch (err) {
     const message = `the repository ${config.repository} is not writable: ${(err as Error).message}`;
     log.error(message);

@@ -17,7 +17,6 @@ import { openIndex } from './open-index.js';
 import { isBrokenPipe } from '../output/index-writer.js';
 import { openRepository } from './open-repository.js';
 import { holdRepository } from './hold-repository.js';
-import type { RepositoryLock } from '../state/repository-lock.js';
 import { startProgress } from './progress.js';
 import { stopping } from './stopping.js';
 
@@ -42,8 +41,6 @@ export interface RunCrawlOptions {
   readonly stdin?: Readable;
   /** Makes this crawl one worker of a shared crawl (SPEC §8). */
   readonly worker?: CrawlWorker;
-  /** The repository, held already by the caller (a command that does more around the crawl); else the crawl holds it while it runs. */
-  readonly repositoryLock?: RepositoryLock;
 }
 
 /** How the command line runs a crawl: data on stdout, progress on stderr, signals stop it in order. */
@@ -62,6 +59,8 @@ export interface CrawlWorker extends SharedParts {
   readonly dir: string;
   /** The pid of the command that started this worker and holds the repository: the worker runs under its lock. */
   readonly supervisor: number;
+  /** The journal of the last round of the crawl that this machine's workers completed: a recrawl revalidates its pages. */
+  readonly previous: string;
   readonly pipeline: Pipeline;
   /** Emits when the shared frontier is lost: the worker stops, exit 1. */
   readonly failure: Observable<Error>;
@@ -72,6 +71,8 @@ export interface CrawlWorker extends SharedParts {
 /** How a crawl ended: its exit status (SPEC §2), and its context, for what the caller reads after it (stats, the schedule). */
 export interface RunCrawlResult {
   readonly exitCode: number;
+  /** Nothing stopped it early (a signal, the time limit, a closed stdout, a failure): it ran to its end. */
+  readonly completed: boolean;
   readonly ctx: CrawlContext;
 }
 
@@ -92,10 +93,7 @@ export async function runCrawl(config: CrawlerConfig, log: CrawlLogger, opts: Ru
     throw new ConfigError('arg-bad-value', 'workers', `${config.workers} worker processes need a shared frontier (frontier = redis://HOST:PORT/DB)`);
   // Before the repository is touched: a missing input file is a bad command line (exit 2).
   const inputs = await openSeedInputs(config.inputFiles, opts.stdin ?? process.stdin);
-  const held = opts.repositoryLock;
-  if (held === undefined) return holdRepository(config.repository, log, () => crawlHeld(config, log, opts, inputs), worker ? { under: worker.supervisor } : {});
-  if (held.repository !== resolve(config.repository)) throw new Error(`runCrawl: the lock given is of ${held.repository}, not of ${config.repository}`);
-  return crawlHeld(config, log, opts, inputs);
+  return holdRepository(config.repository, log, () => crawlHeld(config, log, opts, inputs), worker ? { under: worker.supervisor } : {});
 }
 
 /** {@link runCrawl} once the repository is held. */
@@ -106,7 +104,7 @@ async function crawlHeld(config: CrawlerConfig, log: CrawlLogger, opts: RunCrawl
   const seen = fingerprintSet(undefined, withoutSessionIds);
   const started = worker ? undefined : startedSet(config);
   // A worker's journal must not fill its seen-set: only Redis knows what was admitted.
-  const { state, archiving } = await openRepository(config, log, { home, repository, seen: worker ? fingerprintSet() : seen, started });
+  const { state, archiving } = await openRepository(config, log, { home, repository, seen: worker ? fingerprintSet() : seen, started, ...(worker ? { previous: worker.previous } : {}) });
   // Counted in Redis for a shared crawl; the journal's count may include admissions Redis never got.
   if (worker) state.hostCounts.clear();
   const ctx = createCrawlContext(config, log, seen, state, {
@@ -177,5 +175,5 @@ async function crawlHeld(config: CrawlerConfig, log: CrawlLogger, opts: RunCrawl
       stopListening();
     }
   }
-  return { exitCode: failed ? EXIT.cannotRun : stop.exitCode, ctx };
+  return { exitCode: failed ? EXIT.cannotRun : stop.exitCode, completed: !stop.interrupted && !failed, ctx };
 }

@@ -5,7 +5,6 @@ import type { CrawlContext } from '../engine/crawl-context.js';
 import type { CrawlSummary } from '../sinks/crawl-stats.js';
 import { commandLine, runCrawl } from '../app/run-crawl.js';
 import { holdRepository } from '../app/hold-repository.js';
-import type { RepositoryLock } from '../state/repository-lock.js';
 import { terminalOf, type CrawlLogger } from '../log/create-logger.js';
 import { writeReport } from '../report/write-report.js';
 import { summaryBlock } from './summary-block.js';
@@ -17,8 +16,6 @@ export interface CrawlAndReportOptions {
   readonly summary?: boolean;
   /** Told the crawl's context once it has ended (`--watch` reads when the first page is due from it). */
   readonly crawled?: (ctx: CrawlContext) => void;
-  /** The repository, held by the caller (`--watch`, between its crawls too); else held for the crawl and its report. */
-  readonly repositoryLock?: RepositoryLock;
 }
 
 /**
@@ -30,8 +27,12 @@ export interface CrawlAndReportOptions {
  * process.exitCode = await crawlAndReport(config, log, { report: true });
  */
 export async function crawlAndReport(config: CrawlerConfig, log: CrawlLogger, opts: CrawlAndReportOptions): Promise<number> {
-  if (opts.repositoryLock === undefined) return holdRepository(config.repository, log, (lock) => crawlAndReport(config, log, { ...opts, repositoryLock: lock }));
-  const { exitCode, ctx } = await runCrawl(config, log, { ...commandLine(), repositoryLock: opts.repositoryLock });
+  // Held for the report too; the crawl's own hold is the same one, counted.
+  return holdRepository(config.repository, log, () => crawlThenReport(config, log, opts));
+}
+
+async function crawlThenReport(config: CrawlerConfig, log: CrawlLogger, opts: CrawlAndReportOptions): Promise<number> {
+  const { exitCode, ctx } = await runCrawl(config, log, commandLine());
   opts.crawled?.(ctx);
   let report: string | undefined;
   if (opts.report) {

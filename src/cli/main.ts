@@ -14,7 +14,7 @@ import { crawlAndReport } from './crawl-and-report.js';
 import { runPagerank } from './run-pagerank.js';
 import { runPipeline } from './run-pipeline.js';
 import { runReport } from './run-report.js';
-import { watch } from './watch.js';
+import { crawlHere, watch } from './watch.js';
 import { EXIT } from '../app/exit-status.js';
 import { runShared } from './run-shared.js';
 
@@ -44,10 +44,10 @@ async function main(argv: readonly string[]): Promise<number> {
       const log = await openLog(config);
       for (const warning of warnings) log.warn(warning);
       const exitCode =
-        config.frontier !== undefined && !args.watch
-          ? await runShared(config, log)
+        config.frontier !== undefined
+          ? await runShared(config, log, undefined, args.watch)
           : args.watch
-            ? await watch(config, log, { report: args.report })
+            ? await watch(config, log, crawlHere(config, log, { report: args.report }))
             : await crawlAndReport(config, log, { report: args.report });
       await flushLogger(log);
       return exitCode;

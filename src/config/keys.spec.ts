@@ -27,7 +27,7 @@ const CASES: { readonly [F in keyof CrawlerConfig]: readonly [ConfValue, Crawler
   priorityLevels: [scalar('1'), 1, scalar('17'), 'priority-levels must be at most 16, not 17'],
   nearDuplicateBits: [scalar('0'), 0, scalar('7'), 'near-duplicate-bits must be at most 6, not 7'],
   skipNearDuplicates: [scalar('true'), true, scalar('yes please'), '"yes please" is not true or false for skip-near-duplicates'],
-  sitemaps: [scalar('false'), false, scalar('sometimes'), '"sometimes" is not true or false for sitemaps'],
+  sitemaps: [scalar('Guess'), 'guess', scalar('sometimes'), '"sometimes" is not true, false or guess for sitemaps'],
   delayFactor: [scalar('0.5'), 0.5, scalar('-0.5'), 'delay-factor must be at least 0, not -0.5'],
   minDelayMs: [scalar('0'), 0, scalar('0.5'), '"0.5" is not a whole number for min-delay'],
   maxDelayMs: [scalar('1000'), 1000, scalar(''), '"" is not a number for max-delay'],

@@ -3,6 +3,7 @@ import { MAX_NEAR_DUPLICATE_BITS, MAX_PRIORITY_LEVELS, type CrawlerConfig, type 
 import type { ConfValue } from './parse-conf.js';
 import type { SectionName } from './sections.js';
 import {
+  booleanOr,
   booleanValue,
   choiceOf,
   numberOf,
@@ -140,9 +141,9 @@ export const KEYS: { readonly [F in keyof CrawlerConfig]: KeySpec<F> } = {
     doc: 'Do not follow the links of a near-duplicate (it is still recorded and stored).',
   },
   sitemaps: {
-    name: 'sitemaps', section: 'crawler-options', kind: 'boolean', unit: 'true, false',
-    default: 'true', parse: booleanValue,
-    doc: 'Read the sitemaps of every host in scope (robots.txt Sitemap: lines and /sitemap.xml) and crawl the URLs they list.',
+    name: 'sitemaps', section: 'crawler-options', kind: 'boolean', unit: 'true, false, guess',
+    default: 'true', parse: booleanOr('guess'),
+    doc: 'Read the sitemaps that the robots.txt of every host in scope names (Sitemap: lines) and crawl the URLs they list; guess: also ask every such host for /sitemap.xml; false: read none.',
   },
   delayFactor: {
     name: 'delay-factor', section: 'politeness-options', kind: 'number', unit: 'times the last fetch',

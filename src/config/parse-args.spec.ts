@@ -52,6 +52,12 @@ describe('parseArgs', () => {
     expect(parseArgs(['crawl', '--cookies', 'false', 'site.conf'])).toMatchObject({ confPath: 'site.conf', overrides: { cookies: false } });
   });
 
+  it('takes the next argument as the value of a switch that reads it (sitemaps: guess)', () => {
+    expect(parseArgs(['crawl', '--sitemaps', 'guess', 'site.conf'])).toMatchObject({ confPath: 'site.conf', overrides: { sitemaps: 'guess' } });
+    expect(parseArgs(['crawl', '--sitemaps', 'site.conf'])).toMatchObject({ confPath: 'site.conf', overrides: { sitemaps: true } });
+    expect(parseArgs(['crawl', '--cookies', 'guess'])).toMatchObject({ confPath: 'guess', overrides: { cookies: true } });
+  });
+
   it('collects repeated list flags, aliases included, in order', () => {
     const o = overridesOf('--seed', 'http://a.test/', '--starting-points=http://b.test/', '--resolve', 'a.test:80:[::1]',
       '--resolve=b.test:443:10.0.0.1', '--reject-list', '\\?', '--reject-list', '^#');

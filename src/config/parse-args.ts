@@ -2,7 +2,7 @@ import type { CrawlerConfig } from '../model/config.js';
 import { ConfigError } from './config-error.js';
 import { readKey, type ConfigOverrides } from './build-config.js';
 import { FIELD_OF_KEY, KEYS } from './keys.js';
-import { BadValue, choiceOf, isBooleanWord, numberOf, type ValueParser } from './value-parsers.js';
+import { BadValue, choiceOf, numberOf, type ValueParser } from './value-parsers.js';
 import { didYouMean, orList } from './wording.js';
 
 export type Command = 'crawl' | 'run' | 'pagerank' | 'report' | 'demo' | 'help' | 'version';
@@ -145,8 +145,8 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     } else {
       const field = FIELD_OF_KEY.get(FLAG_ALIASES.get(name) ?? name);
       if (field === undefined) throw unknownFlag(flag, command);
-      // A true/false key's flag alone means true (`--insecure`), as curl's switches.
-      const bareSwitch = KEYS[field].kind === 'boolean' && eq < 0 && !isBooleanWord(rest[i + 1] ?? '');
+      // A true/false key's flag alone means true (`--insecure`), as curl's switches, unless a word it reads follows (`off`, `guess`).
+      const bareSwitch = KEYS[field].kind === 'boolean' && eq < 0 && !reads(field, rest[i + 1]);
       const read = readKey(field, { kind: 'scalar', text: bareSwitch ? 'true' : value(), line: 0 }, () => flag, 'arg-bad-value');
       if (KEYS[field].kind !== 'list') Object.assign(overrides, { [field]: read });
       else lists.set(field, [...(lists.get(field) ?? []), ...(read as readonly unknown[])]);
@@ -170,6 +170,17 @@ function placePositionals(
   if (command === 'pagerank') return { ...none, indexPath: args[0] };
   if (command === 'report') return { ...none, reportPath: args[0] };
   return { ...none, confPath: args[0] };
+}
+
+/** Whether a key reads `word` as its value (so the word after a switch's flag is its value, not a file name). */
+function reads(field: keyof CrawlerConfig, word: string | undefined): boolean {
+  if (word === undefined) return false;
+  try {
+    KEYS[field].parse({ kind: 'scalar', text: word, line: 0 }, KEYS[field].name);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** A pagerank flag's value, as a flag error when refused. */

@@ -85,9 +85,6 @@ export function choiceOf<T extends string>(choices: readonly T[]): ValueParser<T
 const TRUE = new Set(['true', 'yes', 'on', '1']);
 const FALSE = new Set(['false', 'no', 'off', '0']);
 
-/** Whether a word reads as true or false (a flag followed by one takes it as its value). */
-export const isBooleanWord = (text: string): boolean => TRUE.has(text.toLowerCase()) || FALSE.has(text.toLowerCase());
-
 /** `true`/`false` (also yes/no, on/off, 1/0), case-insensitive. */
 export const booleanValue: ValueParser<boolean> = (v, key) => {
   const { text } = single(v, key);
@@ -96,6 +93,21 @@ export const booleanValue: ValueParser<boolean> = (v, key) => {
   if (FALSE.has(lower)) return false;
   throw new BadValue(`"${text}" is not true or false for ${key}`);
 };
+
+/**
+ * `true`, `false`, or one more word that says how (case-insensitive).
+ *
+ * @example
+ * booleanOr('guess')({ kind: 'scalar', text: 'Guess', line: 1 }, 'sitemaps') //=> 'guess'
+ */
+export function booleanOr<W extends string>(word: W): ValueParser<boolean | W> {
+  return (v, key) => {
+    const { text } = single(v, key);
+    if (text.toLowerCase() === word) return word;
+    if (TRUE.has(text.toLowerCase()) || FALSE.has(text.toLowerCase())) return booleanValue(v, key);
+    throw new BadValue(`"${text}" is not true, false or ${word} for ${key}`);
+  };
+}
 
 /** A non-empty string. */
 export const textValue: ValueParser<string> = (v, key) => {

@@ -1,16 +1,18 @@
-import { readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import type { CrawlerConfig } from '../model/config.js';
 import { fingerprintSet } from '../frontier/seen-set.js';
 import { IndexWriter } from '../output/index-writer.js';
 import { STATE_DIR } from '../state/crawl-state.js';
+import { JournalWriter } from '../state/journal-writer.js';
 import { readJournal } from '../state/read-journal.js';
-import { workerDir } from './redis-frontier-url.js';
+import { makeDirectory } from '../store/make-directory.js';
+import { previousRound, workerDir, workersDir } from './redis-frontier-url.js';
 
 /** The slots of this machine's workers that have a folder, in order. */
 export async function workerSlots(repository: string): Promise<number[]> {
-  const names = await readdir(join(resolve(repository), STATE_DIR, 'workers')).catch(() => [] as string[]);
+  const names = await readdir(workersDir(repository)).catch(() => [] as string[]);
   return names.filter((n) => /^\d+$/.test(n)).map(Number).sort((a, b) => a - b);
 }
 
@@ -39,6 +41,46 @@ export async function mergeIndexParts(config: CrawlerConfig, stdout: Writable | 
   }
   await rename(`${target}.new`, target);
   return written.size;
+}
+
+/**
+ * Makes this machine's workers ready for round `round` of the crawl: when their journals are of an
+ * earlier round (which has completed since: a round begins only then), their documents are folded
+ * into the machine's journal of the last completed round ({@link previousRound}; with what it held,
+ * the newest record of each URL), and the workers start afresh, recrawling what it holds. The
+ * round the journals belong to is kept in `workers/round`.
+ *
+ * @example
+ * await foldCompletedRound('out', 2) //=> true: the workers recrawl what they fetched in round 1
+ */
+export async function foldCompletedRound(repository: string, round: number): Promise<boolean> {
+  const dir = workersDir(repository);
+  const roundFile = join(dir, 'round');
+  const had = Number(await readFile(roundFile, 'utf8').catch(() => '1'));
+  if (had >= round) return false;
+  const journals = (await workerSlots(repository)).map((slot) => join(workerDir(repository, slot), STATE_DIR, 'journal.jsonl'));
+  const sources = [previousRound(repository), ...journals];
+  // Two passes: the position of each URL's newest record, then the records at those positions.
+  const newest = new Map<string, number>();
+  let at = 0;
+  for (const source of sources) for await (const e of readJournal(source)) if (++at && e[0] === 'd' && e[2] !== null) newest.set(e[1], at);
+  const folded = `${previousRound(repository)}.new`;
+  await makeDirectory(dir);
+  const out = await JournalWriter.open(folded);
+  const seeds = new Set<string>();
+  at = 0;
+  for (const source of sources)
+    for await (const e of readJournal(source)) {
+      at++;
+      if (e[0] === 'd' && newest.get(e[1]) === at) out.append(e);
+      else if (e[0] === 's' && !seeds.has(e[1])) out.append(e), seeds.add(e[1]);
+    }
+  out.append(['end', new Date().toISOString()]);
+  await out.close();
+  await rename(folded, previousRound(repository));
+  for (const journal of journals) await rm(journal, { force: true });
+  await writeFile(roundFile, `${round}\n`);
+  return true;
 }
 
 type Stats = { [key: string]: unknown };

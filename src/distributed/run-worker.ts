@@ -7,7 +7,8 @@ import { defaultPipeline } from '../engine/default-pipeline.js';
 import type { Pipeline } from '../engine/pipeline.js';
 import type { CrawlLogger } from '../log/create-logger.js';
 import { withoutSessionIds } from '../url/query-params.js';
-import { connectFrontier, crawlIdOf, workerDir } from './redis-frontier-url.js';
+import { completeRound, currentRound, roundCrawlId } from './crawl-round.js';
+import { connectFrontier, crawlIdOf, previousRound, workerDir } from './redis-frontier-url.js';
 import { SharedFrontier } from './shared-frontier.js';
 import { sharedRobotsFetch } from './shared-robots.js';
 
@@ -17,7 +18,9 @@ import { sharedRobotsFetch } from './shared-robots.js';
  * the page counter and the host counts in Redis, and its journal, index part and stats in its own
  * folder. Its name in Redis is this machine's name, the repository and its slot: two commands on one
  * machine crawling into two repositories are distinct workers, and a restarted worker takes back at
- * once what it held when it stopped.
+ * once what it held when it stopped. It works the crawl's current round (SPEC §5: a round after the
+ * first is a recrawl of what this machine's workers fetched in the last completed one), and says in
+ * Redis that the round completed when its crawl ran to its end.
  *
  * @example
  * await runWorker(config, log, 0) //=> 0 once the shared crawl has nothing queued, leased or in flight
@@ -28,18 +31,21 @@ export async function runWorker(shared: CrawlerConfig, log: CrawlLogger, slot: n
   const url = config.frontier!;
   const redis = await connectFrontier(url);
   const failure = new Subject<Error>();
+  const crawlId = crawlIdOf(config);
   let frontierOfWorker: SharedFrontier | undefined;
   try {
-    const { exitCode } = await runCrawl(config, log, {
+    const round = await currentRound(redis, crawlId);
+    const { exitCode, completed } = await runCrawl(config, log, {
       ...commandLine(),
       worker: {
         dir: workerDir(config.repository, slot),
         // The supervisor that spawned this process holds the repository for all its workers.
         supervisor: process.ppid,
+        previous: previousRound(config.repository),
         frontier: (politeness, journal) =>
           (frontierOfWorker = new SharedFrontier({
             redis,
-            crawlId: crawlIdOf(config),
+            crawlId: roundCrawlId(crawlId, round),
             worker: `${hostname()}:${resolve(config.repository)}#${slot}`,
             order: config.traversal,
             maxPerHost: config.maxPerHost,
@@ -54,7 +60,7 @@ export async function runWorker(shared: CrawlerConfig, log: CrawlLogger, slot: n
             onError: (err) => failure.next(err),
           })),
         pipeline,
-        robotsFetch: (fetch) => sharedRobotsFetch(redis, crawlIdOf(config), config.robotsTtlMs, fetch),
+        robotsFetch: (fetch) => sharedRobotsFetch(redis, crawlId, config.robotsTtlMs, fetch),
         failure,
         close: async () => {
           await frontierOfWorker?.close();
@@ -62,6 +68,7 @@ export async function runWorker(shared: CrawlerConfig, log: CrawlLogger, slot: n
         },
       },
     });
+    if (completed) await completeRound(redis, crawlId, round);
     return exitCode;
   } finally {
     redis.disconnect();

@@ -7,7 +7,8 @@ import { EXIT } from '../app/exit-status.js';
 import { holdRepository } from '../app/hold-repository.js';
 import type { CrawlLogger } from '../log/create-logger.js';
 import { MIRROR_TEMP_DIR } from '../store/mirror-store.js';
-import { mergeIndexParts, sumWorkerStats } from './merge-worker-parts.js';
+import { beginRound } from './crawl-round.js';
+import { foldCompletedRound, mergeIndexParts, sumWorkerStats } from './merge-worker-parts.js';
 import { connectFrontier, crawlIdOf } from './redis-frontier-url.js';
 import { relayLines } from './relay-lines.js';
 
@@ -19,19 +20,23 @@ export const WORKER_SLOT_ENV = 'TARANTULA_WORKER_SLOT';
  * Redis answers, starts N worker processes (this same program and arguments, each told its slot),
  * relays their stdout (a pipeline's data) to `stdout` whole lines at a time, forwards SIGINT/SIGTERM
  * to all, logs a worker that dies and carries on with the others. When every worker has ended it sums their
- * stats, and when the crawl completed it merges their journals into one index. Exit status as SPEC §2: 130 /
+ * stats, and when the crawl completed it merges their journals into one index. Run again after the
+ * crawl completed, it begins the crawl's next round: a recrawl of the pages this machine's workers fetched. Exit status as SPEC §2: 130 /
  * 143 after a signal, 1 when a worker could not run (Redis lost) or every worker died, else 0.
  *
  * @example
  * await superviseWorkers(config, log, process.argv.slice(1), process.stdout) //=> 0
  */
 export async function superviseWorkers(config: CrawlerConfig, log: CrawlLogger, argv: readonly string[], stdout: Writable): Promise<number> {
-  (await connectFrontier(config.frontier!)).disconnect();
   // Held for the workers too (each runs under this lock), until the index is merged.
   return holdRepository(config.repository, log, () => supervise(config, log, argv, stdout));
 }
 
 async function supervise(config: CrawlerConfig, log: CrawlLogger, argv: readonly string[], stdout: Writable): Promise<number> {
+  const redis = await connectFrontier(config.frontier!);
+  // Run again after the crawl completed, the command recrawls it: a new round, begun once for every machine.
+  const round = await beginRound(redis, crawlIdOf(config)).finally(() => redis.disconnect());
+  const recrawl = await foldCompletedRound(config.repository, round);
   // The workers share the mirror: no worker may clear temporary files while another writes them.
   await rm(join(resolve(config.repository), MIRROR_TEMP_DIR), { recursive: true, force: true });
   let signalled: number | undefined;
@@ -44,7 +49,7 @@ async function supervise(config: CrawlerConfig, log: CrawlLogger, argv: readonly
   const onSigterm = forward('SIGTERM', EXIT.sigterm);
   process.on('SIGINT', onSigint);
   process.on('SIGTERM', onSigterm);
-  log.info({ frontier: config.frontier, crawlId: crawlIdOf(config), workers: config.workers }, 'starting workers');
+  log.info({ frontier: config.frontier, crawlId: crawlIdOf(config), round, ...(recrawl ? { recrawl } : {}), workers: config.workers }, 'starting workers');
   const relay = relayLines(stdout);
   const ends = Array.from({ length: config.workers }, (_, slot) => {
     const child = spawn(process.execPath, [...process.execArgv, ...argv], {

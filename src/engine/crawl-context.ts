@@ -26,6 +26,7 @@ import { reservedNames } from '../store/reserved-names.js';
 import { linkPolicy, linkPolicySource, type LinkPolicy } from '../url/link-policy.js';
 import { withoutSessionIds } from '../url/query-params.js';
 import { DocumentPool } from '../workers/document-pool.js';
+import { droppedSeedWarning } from './dropped-seed.js';
 import { createFetcher, type Fetcher, type NetworkHooks } from './fetcher.js';
 
 /** What admission knows: the URLs seen and started, the link policy, the per-host counts, the in-links, and where drops are told. */
@@ -133,7 +134,7 @@ export function startedSet(config: CrawlerConfig): SeenSet | undefined {
  * crawl(defaultSpec(ctx)).subscribe();
  */
 export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen: SeenSet, state: CrawlState, options: CrawlContextOptions = {}): CrawlContext {
-  const stats = new CrawlStats((url) => state.known.has(url));
+  const stats = new CrawlStats((url) => state.known.get(url)?.record);
   const fetcher = createFetcher(config, log, options);
   const robots = new RobotsCache({
     // A worker of a shared crawl reads robots.txt through the shared cache first.
@@ -170,9 +171,17 @@ export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen
   const started = options.shared ? undefined : (options.started ?? startedSet(config));
   const inLinks = inLinkCounts();
   const debug = log.isLevelEnabled('debug');
-  const report: DropReport = (reason, url, detail) => {
+  // Only the seeds warned about: a seed given twice is named once.
+  const warnedSeeds = new Set<string>();
+  const report: DropReport = (reason, url, detail, seed) => {
     stats.dropped(reason);
-    if (debug) log.debug({ url, reason, ...(detail ? { detail } : {}) }, 'dropped');
+    const warning = seed ? droppedSeedWarning(reason) : undefined;
+    if (warning === undefined) {
+      if (debug) log.debug({ url, reason, ...(detail ? { detail } : {}) }, 'dropped');
+    } else if (!warnedSeeds.has(url)) {
+      warnedSeeds.add(url);
+      log.warn({ url, reason }, warning);
+    }
   };
   return {
     config,

@@ -1,4 +1,5 @@
 import { styleText } from 'node:util';
+import { replaceControls } from './control-characters.js';
 
 /** Colours a piece of text, or leaves it as it is when the terminal has none. */
 export type Paint = (style: Parameters<typeof styleText>[0], text: string) => string;
@@ -20,8 +21,7 @@ const LEVELS: Record<number, readonly [string, Parameters<typeof styleText>[0]]>
 
 // A URL or a message may carry what a hostile server sent: no control character reaches the
 // terminal, nor a bidirectional override that would make a line read as something else.
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
-const clean = (value: unknown): string => String(value).replace(CONTROL, '?');
+const clean = (value: unknown): string => replaceControls(String(value));
 
 const statusStyle = (status: number): Parameters<typeof styleText>[0] =>
   status < 300 ? 'green' : status < 400 ? 'cyan' : status < 500 ? 'yellow' : 'red';

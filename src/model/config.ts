@@ -38,8 +38,8 @@ export interface CrawlerConfig {
   readonly priorityLevels: number;
   readonly nearDuplicateBits: number;
   readonly skipNearDuplicates: boolean;
-  /** Read robots.txt `Sitemap:` lines and /sitemap.xml of every host in scope (SPEC §9). */
-  readonly sitemaps: boolean;
+  /** Read the sitemaps of every host in scope (SPEC §9): `true` those its robots.txt names, `guess` /sitemap.xml as well. */
+  readonly sitemaps: boolean | 'guess';
   // politeness-options
   readonly delayFactor: number;
   readonly minDelayMs: number;

@@ -20,7 +20,7 @@ export interface CrawlRequest {
   readonly requeued?: boolean;
   /** Its priority, 1 (lowest) to priority-levels, as the prioritizer gave it (SPEC §10). */
   readonly level?: number;
-  /** A sitemap to read, not a page: how many sitemap indexes led to it (0: named by robots.txt, or /sitemap.xml). */
+  /** A sitemap to read, not a page: how many sitemap indexes led to it (0: named by robots.txt, or the guessed /sitemap.xml). */
   readonly sitemap?: number;
   /** The `<lastmod>` a sitemap gave this URL. */
   readonly sitemapLastmod?: string;

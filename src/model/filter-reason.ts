@@ -46,5 +46,8 @@ export const FILTER_REASONS = [
   'too-many-links',
 ] as const;
 
-/** Told of every URL admission drops, with the reason (stats count it, log-level 2 logs it). */
-export type DropReport = (reason: FilterReason, href: string, detail?: string) => void;
+/**
+ * Told of every URL admission drops, with the reason (stats count it, log-level 2 logs it); `seed`
+ * when the URL is a seed (the crawl then warns, naming it).
+ */
+export type DropReport = (reason: FilterReason, href: string, detail?: string, seed?: boolean) => void;

@@ -42,4 +42,12 @@ describe('formatCsv', () => {
     expect(rows[0]?.[6]).toBe('');
     expect(rows[0]?.[8]).toBe('200');
   });
+
+  it('replaces the control characters of every field by ?, but tabs and the line breaks a quoted field keeps', async () => {
+    const hostile = { ...rec, title: 't\x1b[2J\u009b1m\u202e\tx\r\ny', originalUrl: '/x\u2066', etag: '"\x7f"', lastModified: 'Mon\u0085' };
+    const out = formatCsv(hostile);
+    expect(out).not.toMatch(/[\x00-\x08\x0b-\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/);
+    const [, row] = await parseAll(csvHeader + out);
+    expect([row?.[2], row?.[3], row?.[6], row?.[9]]).toEqual(['/x?', 't?[2J?1m?\tx\r\ny', 'Mon?', '"?"']);
+  });
 });

@@ -16,6 +16,10 @@ describe('formatEdges', () => {
     );
   });
 
+  it('shows no control character raw, whatever the URLs hold', () => {
+    expect(formatEdges(rec([{ url: 'http://h/\x1b[2J\u202e', text: 'A' }]))).toBe('http://h/\thttp://h/?[2J?\n');
+  });
+
   it('writes nothing for a page without links', () => {
     expect(formatEdges(rec([]))).toBe('');
   });

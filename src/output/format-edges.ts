@@ -1,4 +1,4 @@
-import { oneLine } from './fields.js';
+import { oneSafeLine } from './fields.js';
 import type { IndexRecord } from '../model/index-record.js';
 
 /**
@@ -10,8 +10,8 @@ import type { IndexRecord } from '../model/index-record.js';
  * @see readIndex
  */
 export function formatEdges(rec: IndexRecord): string {
-  const from = oneLine(rec.url) + '\t';
+  const from = oneSafeLine(rec.url) + '\t';
   let out = '';
-  for (const link of rec.links) out += from + oneLine(link.url) + '\n';
+  for (const link of rec.links) out += from + oneSafeLine(link.url) + '\n';
   return out;
 }

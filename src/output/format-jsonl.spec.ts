@@ -35,4 +35,13 @@ describe('formatJsonl', () => {
     expect(out.slice(0, -1)).not.toMatch(/[\n\r\u2028\u2029]/);
     expect((JSON.parse(out) as IndexRecord).title).toBe(title);
   });
+
+  it('escapes the control characters of every field from the web, so that nothing reaches a terminal raw and each value reads back', () => {
+    const hostile = { ...rec, title: 't\x1b[2J\u009b1m\u202e', originalUrl: '/x\u2066', etag: '"\x7f"', lastModified: 'Mon\u0085', links: [{ url: 'http://h/a', text: 'a\u202db' }] };
+    const out = formatJsonl(hostile);
+    expect(out.slice(0, -1)).not.toMatch(/[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/);
+    expect(out).toContain('"title":"t\\u001b[2J\\u009b1m\\u202e"');
+    const back = JSON.parse(out) as IndexRecord;
+    expect([back.title, back.originalUrl, back.etag, back.lastModified, back.links]).toEqual([hostile.title, hostile.originalUrl, hostile.etag, hostile.lastModified, hostile.links]);
+  });
 });

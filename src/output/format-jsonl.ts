@@ -1,14 +1,14 @@
+import { escapeControls } from './fields.js';
 import type { IndexLink, IndexRecord } from '../model/index-record.js';
 
-const SEPARATOR = /[\u2028\u2029]/;
-const SEPARATORS = /[\u2028\u2029]/g;
 const link = (l: IndexLink): IndexLink => ({ url: l.url, text: l.text });
 
 /**
  * One record as a line of JSON (SPEC §6), the fields in the SPEC's order, `null` where the seed
  * format has `-`; then `simhash` and `nearDuplicateOf` for HTML documents and `nextFetch` (SPEC §10)
- * when the record has them, `truncated` only when true, `sitemapLastmod` only when a sitemap gave one. U+2028/U+2029 are escaped too, because some line
- * readers take them for line breaks.
+ * when the record has them, `truncated` only when true, `sitemapLastmod` only when a sitemap gave one.
+ * Control characters are escaped (`\u009b`, `\u202e`, ...), so that the line shows nothing raw at a
+ * terminal, and U+2028/U+2029 too, because some line readers take them for line breaks ({@link escapeControls}).
  *
  * @example
  * formatJsonl(rec) //=> '{"md5":"e3b0…","url":"http://h/",…,"duplicateOf":null,"links":[{"url":"http://h/a","text":"About"}]}\n'
@@ -43,6 +43,5 @@ export function formatJsonl(rec: IndexRecord): string {
   if (rec.nextFetch !== undefined) out.nextFetch = rec.nextFetch;
   if (rec.truncated === true) out.truncated = true;
   if (rec.sitemapLastmod !== undefined) out.sitemapLastmod = rec.sitemapLastmod;
-  const json = JSON.stringify(out);
-  return (SEPARATOR.test(json) ? json.replace(SEPARATORS, (c) => (c === '\u2028' ? '\\u2028' : '\\u2029')) : json) + '\n';
+  return escapeControls(JSON.stringify(out)) + '\n';
 }

@@ -37,4 +37,16 @@ describe('formatSeed', () => {
     expect(lines[0]?.split('\t')[3]).toBe('x y  z w');
     expect(lines[1]).toBe('\t@http://h/a one two three');
   });
+
+  it('replaces the other control characters of every field from the web by ?, so that nothing reaches a terminal raw', () => {
+    const out = formatSeed({
+      ...rec,
+      originalUrl: '/x\u2066',
+      title: 't\x1b[2J\x1b]0;w\x07\u009b1m\u202e',
+      lastModified: 'Mon\x7f',
+      serverDate: 'Tue\u0085',
+      links: [{ url: 'http://h/a', text: 'a\u202db\x1b' }],
+    });
+    expect(out).toBe('9a0364b9e99bb480dd25e1f0284c8555\thttp://h/\t/x?\tt?[2J?]0;w??1m?\tutf-8\thtml\tMon?\tTue \n\t@http://h/a a?b?\n');
+  });
 });

@@ -1,7 +1,7 @@
-import { oneLine } from './fields.js';
+import { oneSafeLine } from './fields.js';
 import type { IndexRecord } from '../model/index-record.js';
 
-const dash = (value: string | null): string => (value === null || value === '' ? '-' : oneLine(value));
+const dash = (value: string | null): string => (value === null || value === '' ? '-' : oneSafeLine(value));
 
 /**
  * One record in the assignment's `seed` format (SPEC §6): the document line with its eight
@@ -15,6 +15,6 @@ const dash = (value: string | null): string => (value === null || value === '' ?
  */
 export function formatSeed(rec: IndexRecord): string {
   let out = `${rec.md5}\t${dash(rec.url)}\t${dash(rec.originalUrl)}\t${dash(rec.title)}\t${dash(rec.encoding)}\t${dash(rec.type)}\t${dash(rec.lastModified)}\t${dash(rec.serverDate)}\n`;
-  for (const link of rec.links) out += `\t@${oneLine(link.url)} ${oneLine(link.text)}\n`;
+  for (const link of rec.links) out += `\t@${oneSafeLine(link.url)} ${oneSafeLine(link.text)}\n`;
   return out;
 }

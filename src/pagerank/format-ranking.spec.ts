@@ -39,4 +39,11 @@ describe('formatRanking', () => {
     expect(Object.keys(JSON.parse(lines[0]!) as object)).toEqual(['rank', 'url', 'outDegree', 'inDegree', 'score']);
     expect(text('jsonl', [])).toBe('');
   });
+
+  it('shows no control character of a URL raw: replaced in the table and tsv, escaped in jsonl', () => {
+    const hostile = [{ ...pages[0]!, url: 'http://h/\x1b[2J\u009b\u202e' }];
+    for (const format of ['table', 'tsv', 'jsonl'] as const) expect(text(format, hostile)).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e]/);
+    expect(text('tsv', hostile)).toContain('\thttp://h/?[2J??\t');
+    expect((JSON.parse(text('jsonl', hostile)) as RankedPage).url).toBe(hostile[0]!.url);
+  });
 });

@@ -1,4 +1,4 @@
-import { oneLine } from '../output/fields.js';
+import { escapeControls, oneSafeLine } from '../output/fields.js';
 import type { RankedPage } from './rank-pages.js';
 
 /** How `tarantula pagerank` prints its ranking. */
@@ -23,10 +23,10 @@ const TSV_HEADER = 'rank\turl\toutDegree\tinDegree\tscore\n';
  */
 export function* formatRanking(pages: readonly RankedPage[], format: RankingFormat): Generator<string, void, undefined> {
   if (format === 'jsonl') {
-    for (const p of pages) yield `{"rank":${p.rank},"url":${JSON.stringify(p.url)},"outDegree":${p.outDegree},"inDegree":${p.inDegree},"score":${p.score}}\n`;
+    for (const p of pages) yield `{"rank":${p.rank},"url":${escapeControls(JSON.stringify(p.url))},"outDegree":${p.outDegree},"inDegree":${p.inDegree},"score":${p.score}}\n`;
   } else if (format === 'tsv') {
     yield TSV_HEADER;
-    for (const p of pages) yield `${p.rank}\t${oneLine(p.url)}\t${p.outDegree}\t${p.inDegree}\t${p.score}\n`;
+    for (const p of pages) yield `${p.rank}\t${oneSafeLine(p.url)}\t${p.outDegree}\t${p.inDegree}\t${p.score}\n`;
   } else {
     yield* formatTable(pages);
   }
@@ -39,7 +39,7 @@ function* formatTable(pages: readonly RankedPage[]): Generator<string, void, und
   };
   for (const p of pages) {
     widen(0, String(p.rank));
-    widen(1, oneLine(p.url));
+    widen(1, oneSafeLine(p.url));
     widen(2, String(p.outDegree));
     widen(3, String(p.inDegree));
   }
@@ -48,5 +48,5 @@ function* formatTable(pages: readonly RankedPage[]): Generator<string, void, und
     `${rank.padStart(wRank)}  ${url.padEnd(wUrl)}  ${out.padStart(wOut)}  ${inDeg.padStart(wIn)}  ${score}\n`;
   const [hRank, hUrl, hOut, hIn, hScore] = TABLE_HEADER;
   yield row(hRank, hUrl, hOut, hIn, hScore);
-  for (const p of pages) yield row(String(p.rank), oneLine(p.url), String(p.outDegree), String(p.inDegree), p.score.toPrecision(6));
+  for (const p of pages) yield row(String(p.rank), oneSafeLine(p.url), String(p.outDegree), String(p.inDegree), p.score.toPrecision(6));
 }

@@ -1,4 +1,6 @@
+import type { IndexRecord } from '../model/index-record.js';
 import type { Outcome } from '../model/outcome.js';
+import { isUnchanged } from '../state/recrawl-schedule.js';
 
 const TYPE_GROUPS: Record<string, string> = {
   html: 'text', txt: 'text', xml: 'text', json: 'text', css: 'text', js: 'text', csv: 'text',
@@ -45,8 +47,8 @@ export class CrawlStats {
   /** Sitemaps read, missing (4xx), and the URLs they listed. */
   private readonly sitemaps = { read: 0, missing: 0, urls: 0 };
 
-  /** `isKnown` tells the pages of the last crawl, to sort a recrawl's documents into new / changed / unchanged / gone. */
-  constructor(private readonly isKnown: (url: string) => boolean = () => false) {}
+  /** `previous` gives the last crawl's record of a page, to sort a recrawl's documents into new / changed / unchanged / gone. */
+  constructor(private readonly previous: (url: string) => IndexRecord | undefined = () => undefined) {}
 
   /** Counts one outcome. */
   record(out: Outcome): void {
@@ -61,9 +63,7 @@ export class CrawlStats {
         bump(this.byGroup, TYPE_GROUPS[out.doc.type] ?? 'other');
         bump(this.byStatus, String(out.status));
         bump(this.byHost, out.req.host);
-        if (out.unchanged) this.recrawl.unchanged++;
-        else if (this.isKnown(out.req.url)) this.recrawl.changed++;
-        else this.recrawl.new++;
+        this.countRecrawl(out.record, out.req.url, out.unchanged);
         break;
       case 'redirect':
         this.redirects++;
@@ -87,9 +87,16 @@ export class CrawlStats {
         this.failures++;
         bump(this.failuresByCode, out.code);
         if (out.status !== undefined) bump(this.byStatus, String(out.status));
-        if ((out.status === 404 || out.status === 410) && this.isKnown(out.req.url)) this.recrawl.gone++;
+        if ((out.status === 404 || out.status === 410) && this.previous(out.req.url) !== undefined) this.recrawl.gone++;
         break;
     }
+  }
+
+  /** A page the last crawl did not have is new; one it had is unchanged when a 304 or the same content MD5 says so. */
+  private countRecrawl(rec: IndexRecord, url: string, notModified: boolean): void {
+    const previous = notModified ? undefined : this.previous(url);
+    if (!notModified && previous === undefined) this.recrawl.new++;
+    else this.recrawl[isUnchanged(rec, previous, notModified) ? 'unchanged' : 'changed']++;
   }
 
   /** What a recrawl found: new, changed, unchanged and gone pages. */

@@ -10,7 +10,8 @@ export interface Admissible {
 }
 
 /**
- * Builds an admission filter: keeps what `reasonOf` finds nothing against, reports the rest.
+ * Builds an admission filter: keeps what `reasonOf` finds nothing against, reports the rest (saying
+ * which are seeds).
  *
  * @example
  * const tooDeep = dropWhen<Admissible>(report, (a) => (a.candidate.depth > 20 ? 'too-deep' : undefined));
@@ -22,7 +23,7 @@ export function dropWhen<T extends { readonly url: string }>(
   return filter((value) => {
     const reason = reasonOf(value);
     if (reason === undefined) return true;
-    report(reason, value.url);
+    report(reason, value.url, undefined, (value as Partial<Admissible>).candidate?.seed === true);
     return false;
   });
 }

@@ -17,8 +17,8 @@ export interface ObeyRobotsOptions {
   readonly maxRetries: number;
   /** A Crawl-delay above this skips the host. 0 = no limit. */
   readonly maxCrawlDelayMs: number;
-  /** Read the sitemaps of each host (SPEC §9): its robots.txt `Sitemap:` lines and /sitemap.xml. */
-  readonly sitemaps?: boolean;
+  /** Read the sitemaps of each host (SPEC §9): those its robots.txt names (`Sitemap:` lines); with `guess`, its /sitemap.xml as well. */
+  readonly sitemaps?: boolean | 'guess';
   /** The crawl's stop: a robots.txt fetch it cut short leaves the request pending, its origin not given up. */
   readonly signal?: AbortSignal;
 }
@@ -43,16 +43,21 @@ export function obeyRobots(opts: ObeyRobotsOptions): OperatorFunction<CrawlReque
     return opts.robots.get(origin).then((v): Outcome => {
       if (v.state === 'unavailable' && opts.signal?.aborted) return { kind: 'unfinished', req };
       const verdict = judge(req, origin, v, opts);
-      const links = opts.sitemaps && v.state === 'ready' ? sitemapsOf(req, origin, v.rules.sitemaps) : undefined;
+      const links = opts.sitemaps && v.state === 'ready' ? sitemapsOf(req, origin, v.rules.sitemaps, opts.sitemaps === 'guess') : undefined;
       if (verdict === undefined) return { kind: 'robots-fetched', req, ...(links ? { links } : {}) };
       return links && verdict.kind === 'skipped' ? { ...verdict, links } : verdict;
     });
   });
 }
 
-/** A host's sitemaps, found with its robots.txt: its `Sitemap:` lines and its /sitemap.xml, at the depth of the request that found them. */
-function sitemapsOf(req: CrawlRequest, origin: string, listed: readonly string[]): Candidate[] {
-  return [...listed, `${origin}/sitemap.xml`].map((href) => ({ href, base: origin, depth: req.depth, sitemap: 0 }));
+/**
+ * A host's sitemaps, found with its robots.txt, at the depth of the request that found them: its
+ * `Sitemap:` lines, and its /sitemap.xml when told to `guess` (a request the user did not ask for,
+ * which most hosts answer 404).
+ */
+function sitemapsOf(req: CrawlRequest, origin: string, listed: readonly string[], guess: boolean): Candidate[] | undefined {
+  const hrefs = guess ? [...listed, `${origin}/sitemap.xml`] : listed;
+  return hrefs.length === 0 ? undefined : hrefs.map((href) => ({ href, base: origin, depth: req.depth, sitemap: 0 }));
 }
 
 /** What ends the request here, or undefined when robots.txt lets it through. */

@@ -71,14 +71,16 @@ const RELINK_TAIL = 1024;
  *
  * `started`, when given, gets the URLs the interrupted run finished (a document, a redirect, a failure
  * or skip): a URL found again is then not taken for one still waiting (depth-first, priorities).
+ * `previous`, when given, is the journal of the last completed crawl kept elsewhere (a worker of a
+ * shared crawl: the one its machine's workers completed together), instead of `previous.jsonl` here.
  */
-export async function openCrawlState(repository: string, seen: SeenSet, started?: SeenSet): Promise<CrawlState> {
+export async function openCrawlState(repository: string, seen: SeenSet, started?: SeenSet, previous?: string): Promise<CrawlState> {
   const dir = join(repository, STATE_DIR);
   await makeDirectory(dir);
   await rm(join(repository, MIRROR_TEMP_DIR), { recursive: true, force: true });
   const journalPath = join(dir, 'journal.jsonl');
-  const previousPath = join(dir, 'previous.jsonl');
-  if (await endsCompleted(journalPath)) await rename(journalPath, previousPath);
+  const previousPath = previous ?? join(dir, 'previous.jsonl');
+  if (previous === undefined && (await endsCompleted(journalPath))) await rename(journalPath, previousPath);
 
   const known = new Map<string, KnownPage>();
   const previousSeeds = new Set<string>();

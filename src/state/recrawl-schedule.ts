@@ -16,6 +16,18 @@ export interface RecrawlScheduleOptions {
 }
 
 /**
+ * Whether a recrawl found a page unchanged: the server said so (304, `notModified`), or the body's
+ * MD5 is the one the last crawl recorded, with or without validators (SPEC §10, §15). The stats and
+ * the adaptive schedule both ask this.
+ *
+ * @example
+ * isUnchanged(record, previousRecord, false) //=> true when record.contentMd5 === previousRecord.contentMd5
+ */
+export function isUnchanged(rec: IndexRecord, previous: IndexRecord | undefined, notModified: boolean): boolean {
+  return notModified || (previous !== undefined && previous.contentMd5 === rec.contentMd5);
+}
+
+/**
  * When each page is next due (SPEC §10). Fixed: every page is due at every recrawl (nothing to
  * schedule). Adaptive ({@link schedule}): each page
  * carries its own interval, divided by 1.5 when a recrawl finds it changed and multiplied by 1.5
@@ -42,14 +54,13 @@ export class RecrawlSchedule {
     return !this.adaptive || rec.nextFetch === undefined || Date.parse(rec.nextFetch) <= this.opts.now();
   }
 
-  /** Adaptive: a page fetched now, with its next interval and due time; `previous` is its record of the last crawl, if any. */
-  schedule(rec: IndexRecord, previous: IndexRecord | undefined, unchanged: boolean): IndexRecord {
+  /** Adaptive: a page fetched now, with its next interval and due time; `previous` is its record of the last crawl, if any; `notModified` a 304. */
+  schedule(rec: IndexRecord, previous: IndexRecord | undefined, notModified: boolean): IndexRecord {
     const o = this.opts;
     let hours = o.periodHours;
     if (previous !== undefined) {
       const last = previous.fetchIntervalHours ?? o.periodHours;
-      const same = unchanged || previous.contentMd5 === rec.contentMd5;
-      hours = same ? last * ADAPT_FACTOR : last / ADAPT_FACTOR;
+      hours = isUnchanged(rec, previous, notModified) ? last * ADAPT_FACTOR : last / ADAPT_FACTOR;
     }
     // Clamped even at the start: a period of 0 must not make a page due again at once, for ever.
     hours = Math.min(o.maxIntervalHours, Math.max(o.minIntervalHours, hours));

@@ -80,12 +80,38 @@ function running(holder: LockHolder): boolean {
  * that command's lock, which must be held; its own file keeps the repository taken should the
  * command die before its workers.
  *
+ * Holds taken again in this process (a watch holds its repository, then each of its crawls does)
+ * share one file, which goes with the last release.
+ *
  * @throws {RepositoryInUse} when another crawl holds the repository; an fs error when the repository cannot be written
  * @example
  * const lock = await lockRepository('out');
  * try { ... } finally { await lock.release(); }
  */
 export async function lockRepository(repository: string, opts: { readonly under?: number } = {}): Promise<RepositoryLock> {
+  const root = resolve(repository);
+  // Held already by this process (a watch, then each of its crawls): the same file, counted.
+  const held = holding.get(root);
+  if (held !== undefined) {
+    held.count++;
+    return { repository: root, release: () => letGo(root) };
+  }
+  const lock = await takeRepository(repository, opts);
+  holding.set(root, { count: 1, release: lock.release });
+  return { repository: root, release: () => letGo(root) };
+}
+
+/** The repositories this process holds, and how many holds of each are open. */
+const holding = new Map<string, { count: number; readonly release: () => Promise<void> }>();
+
+async function letGo(root: string): Promise<void> {
+  const held = holding.get(root);
+  if (held === undefined || --held.count > 0) return;
+  holding.delete(root);
+  await held.release();
+}
+
+async function takeRepository(repository: string, opts: { readonly under?: number }): Promise<RepositoryLock> {
   const dir = join(resolve(repository), STATE_DIR, LOCK_DIR);
   await makeDirectory(dir);
   const ticks = startTicks(process.pid);

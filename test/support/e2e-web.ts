@@ -14,8 +14,8 @@ export const E2E_ROOT = fileURLToPath(new URL('../../fixtures/e2e/', import.meta
 export const NO_DELAYS: readonly string[] = ['--delay-factor', '0', '--min-delay', '0', '--max-delay', '0'];
 
 /**
- * No sitemaps: the tests of other features read the server's request log exactly, where each host's
- * /sitemap.xml would be one more request (test/crawl-sitemaps.test.ts is about sitemaps).
+ * No sitemaps: the tests of other features read the server's request log exactly, where the sitemaps
+ * a robots.txt names would be more requests (test/crawl-sitemaps.test.ts is about sitemaps).
  */
 export const NO_SITEMAPS: readonly string[] = ['--sitemaps', 'false'];
 
