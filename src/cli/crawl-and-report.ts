@@ -7,6 +7,7 @@ import { commandLine, runCrawl } from '../app/run-crawl.js';
 import { holdRepository } from '../app/hold-repository.js';
 import { terminalOf, type CrawlLogger } from '../log/create-logger.js';
 import { writeReport } from '../report/write-report.js';
+import { serveOption } from './serve-option.js';
 import { summaryBlock } from './summary-block.js';
 
 export interface CrawlAndReportOptions {
@@ -32,7 +33,7 @@ export async function crawlAndReport(config: CrawlerConfig, log: CrawlLogger, op
 }
 
 async function crawlThenReport(config: CrawlerConfig, log: CrawlLogger, opts: CrawlAndReportOptions): Promise<number> {
-  const { exitCode, ctx } = await runCrawl(config, log, commandLine());
+  const { exitCode, ctx } = await runCrawl(config, log, { ...commandLine(), ...(await serveOption(config)) });
   opts.crawled?.(ctx);
   let report: string | undefined;
   if (opts.report) {

@@ -53,6 +53,8 @@ const CASES: { readonly [F in keyof CrawlerConfig]: readonly [ConfValue, Crawler
   headers: [list('X-Token: abc:def', 'Accept-Language:  el, en'), [['x-token', 'abc:def'], ['accept-language', 'el, en']], list('User-Agent: me'), 'User-Agent cannot be set in headers: set user-agent instead'],
   logFile: [scalar('crawl.log'), 'crawl.log', scalar(''), 'log-file must not be empty'],
   logLevel: [scalar('2'), 2, scalar('3'), 'log-level must be at most 2, not 3'],
+  serve: [scalar('[::1]:9464'), { host: '::1', port: 9464 }, scalar('localhost:70000'), '"localhost:70000" is not [HOST:]PORT for serve (e.g. 9464, 127.0.0.1:9464, [::1]:9464)'],
+  serveTokenFile: [scalar('package.json'), 'package.json', scalar('no-such-token.txt'), 'cannot read serve-token-file "no-such-token.txt": ENOENT'],
   periodHours: [scalar('.25'), 0.25, scalar('soon'), '"soon" is not a number for period'],
   recrawlPolicy: [scalar('Adaptive'), 'adaptive', scalar('smart'), 'unknown recrawl-policy "smart" (expected fixed or adaptive)'],
   minIntervalHours: [scalar('0.01'), 0.01, scalar('0'), 'min-interval must be at least 0.001, not 0'],
@@ -100,7 +102,7 @@ describe('KEYS', () => {
       userAgent: `tarantula/${VERSION}`, resolve: [], connectTimeoutMs: 10000, headerTimeoutMs: 30000,
       bodyTimeoutMs: 30000, maxBodySize: 10_485_760, maxDecodedSize: 20_971_520, maxRedirects: 5, maxRetries: 2,
       allowPrivateAddresses: false, caFile: undefined, insecure: false, proxy: undefined, http2: false, cookies: false, headers: [],
-      logFile: 'screen', logLevel: 1, periodHours: 72, recrawlPolicy: 'fixed', minIntervalHours: 1, maxIntervalHours: 720, requestsInFlight: 16, documentThreads: 0, indexFile: undefined, indexFormat: 'seed',
+      logFile: 'screen', logLevel: 1, serve: undefined, serveTokenFile: undefined, periodHours: 72, recrawlPolicy: 'fixed', minIntervalHours: 1, maxIntervalHours: 720, requestsInFlight: 16, documentThreads: 0, indexFile: undefined, indexFormat: 'seed',
       warcFile: undefined, warcMaxSize: 1_000_000_000,
       frontier: undefined, crawlId: undefined, leaseMs: 60_000, workers: 1,
     });

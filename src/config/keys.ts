@@ -18,7 +18,7 @@ import {
   urlList,
   type ValueParser,
 } from './value-parsers.js';
-import { headerList, pemFile, proxyUrl } from './network-values.js';
+import { headerList, pemFile, proxyUrl, serveAddress, tokenFile } from './network-values.js';
 
 /** How a key is written; `list` keys take `{ ... }` and their flags may be repeated. */
 export type KeyKind = 'list' | 'integer' | 'number' | 'choice' | 'boolean' | 'string';
@@ -269,6 +269,16 @@ export const KEYS: { readonly [F in keyof CrawlerConfig]: KeySpec<F> } = {
     name: 'log-level', section: 'logging', kind: 'choice', unit: '0, 1, 2',
     default: '1', parse: numberOf({ max: 2 }) as ValueParser<0 | 1 | 2>,
     doc: '0 essential only; 1 a line per fetched page; 2 debug, with the reason each URL was dropped.',
+  },
+  serve: {
+    name: 'serve', section: 'logging', kind: 'string', unit: '[HOST:]PORT, or empty',
+    default: '""', parse: serveAddress,
+    doc: 'While the crawl runs, serve /metrics (Prometheus), /status, a live dashboard and the control API on this address (HOST 127.0.0.1 when left out); empty: off.',
+  },
+  serveTokenFile: {
+    name: 'serve-token-file', section: 'logging', kind: 'string', unit: 'path, or empty',
+    default: '""', parse: tokenFile,
+    doc: 'The bearer token of the control API (its first line); empty: a new one is made at start in REPOSITORY/.tarantula/serve-token and logged. Required to serve beyond loopback.',
   },
   periodHours: {
     name: 'period', section: 'recrawling-options', kind: 'number', unit: 'hours',
