@@ -68,12 +68,12 @@ export const KEYS: { readonly [F in keyof CrawlerConfig]: KeySpec<F> } = {
   acceptList: {
     name: 'accept-list', section: 'crawler-options', kind: 'list', unit: 'JavaScript regular expressions',
     default: '{ }', parse: regexList,
-    doc: 'When not empty, only URLs matching one of these (or directory-like URLs) are taken.',
+    doc: 'When not empty, only URLs matching one of these (or directory-like URLs) are taken. No lookaround, backreference or repeat count above 16: a pattern must run in linear time.',
   },
   rejectList: {
     name: 'reject-list', section: 'crawler-options', kind: 'list', unit: 'JavaScript regular expressions',
     default: '{ }', parse: regexList,
-    doc: 'URLs matching any of these are dropped (tested on the link as written and normalized).',
+    doc: 'URLs matching any of these are dropped (tested on the link as written and normalized). Linear-time patterns only, as accept-list.',
   },
   maxPageNumber: {
     name: 'max-page-number', section: 'crawler-options', kind: 'integer', unit: 'documents',
@@ -204,6 +204,15 @@ export const KEYS: { readonly [F in keyof CrawlerConfig]: KeySpec<F> } = {
     name: 'body-timeout', section: 'fetch-options', kind: 'integer', unit: 'milliseconds',
     default: '30000', parse: count,
     doc: 'Give up when the body stalls for this long.',
+  },
+  downloadTimeoutMs: {
+    name: 'download-timeout', section: 'fetch-options', kind: 'integer', unit: 'milliseconds',
+    default: '600000', parse: count,
+    doc:
+      'Give up on a download (connection, headers and body) not over this long after it began, however steadily its body trickles in: ' +
+      'the page fails with download-timeout, not retried; robots.txt and sitemaps too. 10 minutes lets a whole max-body-size (10 MiB) ' +
+      'through at about 140 kbit/s, a slow but honest link, and keeps a server that drips a byte a second from holding a slot for months ' +
+      '(Heritrix allows 20 minutes). 0: no limit.',
   },
   maxBodySize: {
     name: 'max-body-size', section: 'fetch-options', kind: 'integer', unit: 'bytes',
