@@ -26,6 +26,8 @@ export interface CrawlSettings {
   readonly warc?: boolean;
   /** `render` (never, auto, always); default never. */
   readonly render?: string;
+  /** Serve metrics, status and the control API while crawling (`serve` = 127.0.0.1, a port the system picks). */
+  readonly serve?: boolean;
   /** A shared frontier (`redis://…`) and the worker processes it is crawled with. */
   readonly frontier?: string;
   readonly workers?: number;
@@ -76,6 +78,7 @@ resolve = ${list(s.resolve)};
 <logging>
 log-file = "screen";
 log-level = 0;
+serve = "${s.serve ? '0' : ''}";
 <multithreading-options>
 threads = ${s.threads};
 render = ${s.render ?? 'never'};

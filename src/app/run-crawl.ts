@@ -9,14 +9,17 @@ import { defaultPipeline } from '../engine/default-pipeline.js';
 import type { Pipeline } from '../engine/pipeline.js';
 import { fingerprintSet } from '../frontier/seen-set.js';
 import type { CrawlLogger } from '../log/create-logger.js';
-import { openSeedInputs } from '../input/input-seeds.js';
+import { openSeedInputs, type SeedInput } from '../input/input-seeds.js';
+import { passwordsHidden, withoutPassword } from '../config/without-password.js';
 import { withoutSessionIds } from '../url/query-params.js';
 import { EXIT, exitWith } from './exit-status.js';
 import { findChromium } from '../render/find-chromium.js';
 import { finishCrawl } from './finish-crawl.js';
+import { liveCrawl, type ServeCrawl } from './live-crawl.js';
 import { openIndex } from './open-index.js';
 import { isBrokenPipe } from '../output/index-writer.js';
 import { openRepository } from './open-repository.js';
+import { holdRepository } from './hold-repository.js';
 import { startProgress } from './progress.js';
 import { stopping } from './stopping.js';
 
@@ -41,6 +44,8 @@ export interface RunCrawlOptions {
   readonly stdin?: Readable;
   /** Makes this crawl one worker of a shared crawl (SPEC §8). */
   readonly worker?: CrawlWorker;
+  /** `--serve`: serves the crawl while it runs (metrics, status, control), from before its first request until its sinks are flushed. */
+  readonly serve?: ServeCrawl;
 }
 
 /** How the command line runs a crawl: data on stdout, progress on stderr, signals stop it in order. */
@@ -57,6 +62,8 @@ export const commandLine = (): Pick<RunCrawlOptions, 'stdout' | 'handleSignals' 
 export interface CrawlWorker extends SharedParts {
   /** Holds the worker's state, index part and stats (the mirror stays in the repository). */
   readonly dir: string;
+  /** The pid of the command that started this worker and holds the repository: the worker runs under its lock. */
+  readonly supervisor: number;
   /** The journal of the last round of the crawl that this machine's workers completed: a recrawl revalidates its pages. */
   readonly previous: string;
   readonly pipeline: Pipeline;
@@ -75,9 +82,10 @@ export interface RunCrawlResult {
 }
 
 /**
- * Runs one crawl to its end: prepares the repository and its state (resuming an interrupted crawl,
- * or starting a recrawl of a completed one), opens the index writers, crawls, and on every way out
- * (done, limit, signal, broken pipe, lost frontier) flushes the sinks and writes the end-of-crawl stats.
+ * Runs one crawl to its end: holds the repository (one crawl at a time, SPEC §15), prepares it and
+ * its state (resuming an interrupted crawl, or starting a recrawl of a completed one), opens the
+ * index writers, crawls, and on every way out (done, limit, signal, broken pipe, lost frontier)
+ * flushes the sinks and writes the end-of-crawl stats.
  *
  * @example
  * const { exitCode } = await runCrawl(config, log, commandLine());
@@ -85,13 +93,19 @@ export interface RunCrawlResult {
 export async function runCrawl(config: CrawlerConfig, log: CrawlLogger, opts: RunCrawlOptions): Promise<RunCrawlResult> {
   const { worker } = opts;
   if (config.frontier !== undefined && worker === undefined)
-    throw new ConfigError('arg-bad-value', 'frontier', `a shared frontier (${config.frontier}) is run by its worker processes (runWorker), not by runCrawl alone`);
+    throw new ConfigError('arg-bad-value', 'frontier', `a shared frontier (${withoutPassword(config.frontier)}) is run by its worker processes (runWorker), not by runCrawl alone`);
   if (config.frontier === undefined && config.workers > 1)
     throw new ConfigError('arg-bad-value', 'workers', `${config.workers} worker processes need a shared frontier (frontier = redis://HOST:PORT/DB)`);
   if (config.render !== 'never' && findChromium(config.chromiumPath) === undefined)
     throw exitWith(EXIT.cannotRun, `render = ${config.render} needs Chromium: none at chromium-path${config.chromiumPath ? ` (${config.chromiumPath})` : ' nor on PATH'}; install it (apt-get install chromium) or set chromium-path`);
   // Before the repository is touched: a missing input file is a bad command line (exit 2).
   const inputs = await openSeedInputs(config.inputFiles, opts.stdin ?? process.stdin);
+  return holdRepository(config.repository, log, () => crawlHeld(config, log, opts, inputs), worker ? { under: worker.supervisor } : {});
+}
+
+/** {@link runCrawl} once the repository is held. */
+async function crawlHeld(config: CrawlerConfig, log: CrawlLogger, opts: RunCrawlOptions, inputs: readonly SeedInput[]): Promise<RunCrawlResult> {
+  const { worker } = opts;
   const repository = resolve(config.repository);
   const home = worker?.dir ?? repository;
   const seen = fingerprintSet(undefined, withoutSessionIds);
@@ -109,16 +123,22 @@ export async function runCrawl(config: CrawlerConfig, log: CrawlLogger, opts: Ru
   // of killing the process halfway through a write.
   const stopListening = opts.handleSignals ? stop.onSignals() : () => undefined;
   let index;
+  let closeServer: (() => Promise<void>) | undefined;
   try {
+    closeServer = await opts.serve?.(liveCrawl(ctx, stop));
     index = await openIndex(ctx, { home, stdout: opts.stdout, shared: worker !== undefined, onBrokenPipe: () => stop.stop.now('stdout closed') });
   } catch (err) {
+    await closeServer?.();
+    // Nothing was crawled: the journal holds what it held, and the document workers must not keep the process alive.
+    await state.journal.close().catch(() => undefined);
+    await ctx.close().catch(() => undefined);
     stopListening();
     throw err;
   }
   // A shared crawl's pending requests are in Redis.
   if (worker === undefined) ctx.frontier.pushAll(state.pending);
   const lost = worker?.failure.subscribe((err) => {
-    log.error(`lost the Redis frontier at ${config.frontier}: ${err.message}; stopping (a rerun once it is back resumes the crawl)`);
+    log.error(`lost the Redis frontier at ${withoutPassword(config.frontier)}: ${passwordsHidden(err.message)}; stopping (a rerun once it is back resumes the crawl)`);
     stop.halt(EXIT.cannotRun, 'frontier lost', true);
   });
   // A mirror or a WARC that can take no more (a full disk) stops the crawl: what they could not take stays pending.
@@ -165,6 +185,7 @@ export async function runCrawl(config: CrawlerConfig, log: CrawlLogger, opts: Ru
       lost?.unsubscribe();
       await finishCrawl(ctx, index.writers, { completed: !stop.interrupted && !failed, shared: worker !== undefined, home, indexPath: index.indexPath, writing: index.writing });
     } finally {
+      await closeServer?.().catch((err: unknown) => log.error({ err }, 'cannot close the server of --serve'));
       stopListening();
     }
   }

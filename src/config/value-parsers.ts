@@ -1,7 +1,9 @@
 import { isIP } from 'node:net';
 import type { ResolveEntry } from '../model/config.js';
 import type { ConfItem, ConfValue } from './parse-conf.js';
+import { refusedRepository } from './system-folder.js';
 import { orList } from './wording.js';
+import { boundedRegExp } from './bounded-regexp.js';
 
 /**
  * A value a key cannot take. The message has no place; the caller adds `FILE:LINE` or the flag.
@@ -115,6 +117,15 @@ export const textValue: ValueParser<string> = (v, key) => {
   return text;
 };
 
+/** A folder a crawl may write into: not the root, a system folder or the home folder itself (see {@link refusedRepository}). */
+export const repositoryFolder: ValueParser<string> = (v, key) => {
+  const text = textValue(v, key);
+  const why = refusedRepository(text);
+  if (why !== undefined)
+    throw new BadValue(`"${text}" is ${why}, refused for ${key}: a crawl writes its mirror (a folder per host), index.txt, stats.json and .tarantula into it; name a folder of its own, e.g. ./repository`);
+  return text;
+};
+
 /** A string, where the empty string means "not set". */
 export const optionalText: ValueParser<string | undefined> = (v, key) => single(v, key).text || undefined;
 
@@ -154,15 +165,20 @@ export const pathList: ValueParser<readonly string[]> = (v, key) =>
     return text;
   });
 
-/** JavaScript regular expressions, without flags. */
-export const regexList: ValueParser<readonly RegExp[]> = (v) =>
+/** JavaScript regular expressions, without flags, each one V8 can match in linear time ({@link boundedRegExp}). */
+export const regexList: ValueParser<readonly RegExp[]> = (v, key) =>
   items(v).map(({ text, line }) => {
     try {
-      return new RegExp(text);
+      new RegExp(text);
     } catch (err) {
       // V8 says `Invalid regular expression: /(/: Unterminated group`; the reason is the last part.
       const message = (err as Error).message;
       throw new BadValue(`bad regular expression "${text}": ${message.slice(message.lastIndexOf(': ') + 2)}`, line);
+    }
+    try {
+      return boundedRegExp(text, '', key);
+    } catch (err) {
+      throw new BadValue((err as Error).message, line);
     }
   });
 

@@ -22,11 +22,13 @@ import type { CrawlState } from '../state/crawl-state.js';
 import type { JournalWriter } from '../state/journal-writer.js';
 import { RecrawlSchedule } from '../state/recrawl-schedule.js';
 import { MirrorStore } from '../store/mirror-store.js';
+import { reservedNames } from '../store/reserved-names.js';
 import { linkPolicy, linkPolicySource, type LinkPolicy } from '../url/link-policy.js';
 import { withoutSessionIds } from '../url/query-params.js';
 import { DocumentPool } from '../workers/document-pool.js';
 import { findChromium } from '../render/find-chromium.js';
 import { PageRenderer } from '../render/page-renderer.js';
+import { CrawlControl } from './crawl-control.js';
 import { droppedSeedWarning } from './dropped-seed.js';
 import { createFetcher, type Fetcher, type NetworkHooks } from './fetcher.js';
 
@@ -92,6 +94,8 @@ export interface CrawlContext {
   readonly documents: Documents;
   /** The headless browser of `render` = auto or always; undefined when the crawl renders nothing. */
   readonly renderer: PageRenderer | undefined;
+  /** Pause, resume and seeds added while the crawl runs (the control API of `--serve`). */
+  readonly control: CrawlControl;
   /** Frees what the crawl holds: the document workers, the connections, the WARC, the cookie jar. */
   close(): Promise<void>;
 }
@@ -150,13 +154,21 @@ export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen
     minDelayMs: config.minDelayMs,
     maxDelayMs: config.maxDelayMs,
     crawlDelayMs: (host) => robots.crawlDelayMs(host),
+    maxCrawlDelayMs: config.maxCrawlDelayMs,
   });
   // Built once, for both threads: the main thread's admission and the document workers' link lines;
   // the seeds an interrupted run's input files added widen it again.
   const policySource = linkPolicySource(config, state.scopeSeeds);
   const policy = linkPolicy(policySource);
+  // The crawl's own files, and the user's index, log and WARC when they lie inside the repository.
+  const reserved = reservedNames(config.repository, [
+    config.indexFile === '-' ? undefined : config.indexFile,
+    config.logFile === 'screen' ? undefined : config.logFile,
+    config.warcFile,
+  ]);
   const pool = new DocumentPool({
     repository: config.repository,
+    reserved,
     policy: policySource,
     agent: productToken(config.userAgent),
     obeyRelNofollow: config.obeyRelNofollow,
@@ -224,11 +236,12 @@ export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen
     fetcher,
     documents: {
       pool,
-      store: new MirrorStore(config.repository),
+      store: new MirrorStore(config.repository, { reserved }),
       contentSeen: new ContentSeen(),
       near: { index: new NearDuplicateIndex(config.nearDuplicateBits), skipLinks: config.skipNearDuplicates },
     },
     renderer,
+    control: new CrawlControl(),
     close: async () => {
       await Promise.all([pool.close(), fetcher.close(), renderer?.close()]);
     },

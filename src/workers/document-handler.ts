@@ -24,14 +24,14 @@ const RENDERED_SUFFIX = '.rendered.html';
 export function documentHandler(setup: WorkerSetup, sync: boolean): (job: DocumentJob) => Promise<DocumentResult> {
   const policy = linkPolicy(setup.policy);
   const options: DescribeOptions = { ...setup, check: policy.check.bind(policy), resolve: cachedNormalizer() };
-  const store = new MirrorStore(setup.repository, { sync });
+  const store = new MirrorStore(setup.repository, { sync, ...(setup.reserved ? { reserved: setup.reserved } : {}) });
   return async (job) => {
     if (job.scopeSeeds) for (const seed of job.scopeSeeds) policy.widen(seed);
     try {
       const dropped: [FilterReason, string][] = [];
       const parsed = job.rendered ? { ...job, contentType: RENDERED_TYPE, body: job.rendered } : job;
       const description = describeDocument(parsed, options, (reason, url) => dropped.push([reason, url]));
-      const localPath = job.store ? await store.save(new URL(job.url), description.isHtml, job.body) : undefined;
+      const localPath = job.store ? await store.save(new URL(job.url), description.isHtml, job.body, job.previous) : undefined;
       if (localPath !== undefined && job.rendered) await store.saveBeside(localPath, RENDERED_SUFFIX, job.rendered);
       return { id: job.id, description, localPath, dropped };
     } catch (err) {
