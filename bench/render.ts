@@ -4,8 +4,9 @@
  *
  *   npm run build && npx tsx bench/render.ts [--pages 60] [--render-threads 1,2]
  *
- * Peak RSS is the sum over the crawler and its Chromium processes, sampled every 100 ms (the
- * browser's own processes are not the crawler's children for /usr/bin/time's figure to hold them).
+ * Peak RSS is the sum over the crawler and its Chromium processes, sampled every 100 ms: an upper
+ * bound, as pages the processes share (Chromium's code) count once in each (/usr/bin/time's figure
+ * would show only the largest single process).
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { createServer } from 'node:http';
@@ -63,7 +64,7 @@ for (const threads of threadCounts) {
     '--render', 'always', '--render-threads', String(threads), '--threads', '4', '--max-per-host', '4', '--min-delay', '0', '--max-delay', '0', '--delay-factor', '0',
   ];
   const started = Date.now();
-  const child = spawn(CLI, args, { stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(CLI, args, { stdio: 'ignore' });
   let peak = 0;
   const sampler = setInterval(() => (peak = Math.max(peak, treeRssMb(child.pid!))), 100);
   const code = await new Promise<number | null>((done) => child.on('close', done));
