@@ -67,12 +67,12 @@ export const KEYS: { readonly [F in keyof CrawlerConfig]: KeySpec<F> } = {
   acceptList: {
     name: 'accept-list', section: 'crawler-options', kind: 'list', unit: 'JavaScript regular expressions',
     default: '{ }', parse: regexList,
-    doc: 'When not empty, only URLs matching one of these (or directory-like URLs) are taken.',
+    doc: 'When not empty, only URLs matching one of these (or directory-like URLs) are taken. No lookaround, backreference or repeat count above 16: a pattern must run in linear time.',
   },
   rejectList: {
     name: 'reject-list', section: 'crawler-options', kind: 'list', unit: 'JavaScript regular expressions',
     default: '{ }', parse: regexList,
-    doc: 'URLs matching any of these are dropped (tested on the link as written and normalized).',
+    doc: 'URLs matching any of these are dropped (tested on the link as written and normalized). Linear-time patterns only, as accept-list.',
   },
   maxPageNumber: {
     name: 'max-page-number', section: 'crawler-options', kind: 'integer', unit: 'documents',
@@ -204,6 +204,15 @@ export const KEYS: { readonly [F in keyof CrawlerConfig]: KeySpec<F> } = {
     default: '30000', parse: count,
     doc: 'Give up when the body stalls for this long.',
   },
+  downloadTimeoutMs: {
+    name: 'download-timeout', section: 'fetch-options', kind: 'integer', unit: 'milliseconds',
+    default: '600000', parse: count,
+    doc:
+      'Give up on a download (connection, headers and body) not over this long after it began, however steadily its body trickles in: ' +
+      'the page fails with download-timeout, not retried; robots.txt and sitemaps too. 10 minutes lets a whole max-body-size (10 MiB) ' +
+      'through at about 140 kbit/s, a slow but honest link, and keeps a server that drips a byte a second from holding a slot for months ' +
+      '(Heritrix allows 20 minutes). 0: no limit.',
+  },
   maxBodySize: {
     name: 'max-body-size', section: 'fetch-options', kind: 'integer', unit: 'bytes',
     default: '10485760', parse: count,
@@ -330,9 +339,9 @@ export const KEYS: { readonly [F in keyof CrawlerConfig]: KeySpec<F> } = {
     doc: 'A WARC file takes no more records once it would pass this size; the next file starts.',
   },
   frontier: {
-    name: 'frontier', section: 'distributed-options', kind: 'string', unit: 'redis://HOST:PORT/DB, or empty',
+    name: 'frontier', section: 'distributed-options', kind: 'string', unit: 'redis://[:PASSWORD@]HOST:PORT/DB, or empty',
     default: '""', parse: redisUrl,
-    doc: 'Where the frontier lives: empty, in this process; a Redis URL, shared by every worker of the crawl.',
+    doc: 'Where the frontier lives: empty, in this process; a Redis URL (a standalone server or any node of a Redis Cluster), shared by every worker of the crawl.',
   },
   crawlId: {
     name: 'crawl-id', section: 'distributed-options', kind: 'string', unit: 'name (letters, digits, ., _, -), or empty',

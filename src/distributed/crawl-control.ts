@@ -1,6 +1,6 @@
-import type { Redis } from 'ioredis';
 import type { LiveCrawl, RunState } from '../app/live-crawl.js';
 import type { CrawlLogger } from '../log/create-logger.js';
+import type { FrontierRedis } from './connect-frontier.js';
 
 /**
  * The verbs of `--serve` on a shared crawl (SPEC §12): whichever command's server gets them, they
@@ -25,24 +25,24 @@ export type CrawlVerb = 'pause' | 'resume' | 'stop';
  * @example
  * await postVerb(redis, 'news', 'pause') // every worker stops starting requests within a moment
  */
-export async function postVerb(redis: Redis, crawlId: string, verb: CrawlVerb): Promise<void> {
+export async function postVerb(redis: FrontierRedis, crawlId: string, verb: CrawlVerb): Promise<void> {
   if (verb === 'stop') await redis.hset(controlKey(crawlId), 'stop', '1');
   else await redis.hset(controlKey(crawlId), 'paused', verb === 'pause' ? '1' : '0');
 }
 
 /** Posts seeds (absolute URLs) for every worker: each widens its scope to them and admits them (Redis's seen-set admits each once). */
-export async function postSeeds(redis: Redis, crawlId: string, urls: readonly string[]): Promise<void> {
+export async function postSeeds(redis: FrontierRedis, crawlId: string, urls: readonly string[]): Promise<void> {
   if (urls.length > 0) await redis.rpush(seedsKey(crawlId), ...urls);
 }
 
 /** Where the whole crawl is, as the verbs left it. */
-export async function crawlState(redis: Redis, crawlId: string): Promise<RunState> {
+export async function crawlState(redis: FrontierRedis, crawlId: string): Promise<RunState> {
   const { paused, stop } = await redis.hgetall(controlKey(crawlId));
   return stop === '1' ? 'stopping' : paused === '1' ? 'paused' : 'running';
 }
 
 /** A new run of the command: no earlier pause or stop holds it. */
-export async function clearVerbs(redis: Redis, crawlId: string): Promise<void> {
+export async function clearVerbs(redis: FrontierRedis, crawlId: string): Promise<void> {
   await redis.del(controlKey(crawlId));
 }
 
@@ -55,7 +55,7 @@ export async function clearVerbs(redis: Redis, crawlId: string): Promise<void> {
  * @example
  * const unfollow = followVerbs(redis, 'news', live, log);
  */
-export function followVerbs(redis: Redis, crawlId: string, live: LiveCrawl, log: CrawlLogger): () => void {
+export function followVerbs(redis: FrontierRedis, crawlId: string, live: LiveCrawl, log: CrawlLogger): () => void {
   let seedsRead = 0;
   let paused = false;
   let timer: NodeJS.Timeout | undefined;

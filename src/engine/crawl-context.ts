@@ -149,6 +149,7 @@ export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen
     minDelayMs: config.minDelayMs,
     maxDelayMs: config.maxDelayMs,
     crawlDelayMs: (host) => robots.crawlDelayMs(host),
+    maxCrawlDelayMs: config.maxCrawlDelayMs,
   });
   // Built once, for both threads: the main thread's admission and the document workers' link lines;
   // the seeds an interrupted run's input files added widen it again.

@@ -62,6 +62,8 @@ export interface CrawlerConfig {
   readonly connectTimeoutMs: number;
   readonly headerTimeoutMs: number;
   readonly bodyTimeoutMs: number;
+  /** The whole of one download, connection to last byte; 0 = no limit. */
+  readonly downloadTimeoutMs: number;
   readonly maxBodySize: number;
   readonly maxDecodedSize: number;
   readonly maxRedirects: number;
