@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import type { CrawlerConfig } from '../model/config.js';
 import { EXIT, exitWith } from '../app/exit-status.js';
+import { holdRepository } from '../app/hold-repository.js';
 import type { RunState } from '../app/live-crawl.js';
 import type { CrawlLogger } from '../log/create-logger.js';
 import { MIRROR_TEMP_DIR } from '../store/mirror-store.js';
@@ -56,6 +57,11 @@ export type ServeShared = (crawl: SharedCrawl) => Promise<() => Promise<void>>;
  * await superviseWorkers(config, log, process.argv.slice(1), process.stdout) //=> 0
  */
 export async function superviseWorkers(config: CrawlerConfig, log: CrawlLogger, argv: readonly string[], stdout: Writable, serve?: ServeShared): Promise<number> {
+  // Held for the workers too (each runs under this lock), until the index is merged.
+  return holdRepository(config.repository, log, () => connected(config, log, argv, stdout, serve));
+}
+
+async function connected(config: CrawlerConfig, log: CrawlLogger, argv: readonly string[], stdout: Writable, serve?: ServeShared): Promise<number> {
   const connection = await connectFrontier(config.frontier!);
   try {
     return await supervise(config, log, argv, stdout, connection, serve);
