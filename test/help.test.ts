@@ -30,6 +30,7 @@ describe('tarantula help COMMAND', () => {
     ['run', 'Usage: tarantula run PIPELINE [CONF] [FLAGS]', '[fetch-options]'],
     ['pagerank', 'Usage: tarantula pagerank INDEX', '--damping D'],
     ['report', 'Usage: tarantula report REPOSITORY', 'report.html'],
+    ['merge', 'Usage: tarantula merge INTO REPOSITORY…', 'INTO/index.cdxj'],
     ['demo', 'Usage: tarantula demo [--report] [FLAGS]', '[crawler-options]'],
   ])('describes %s', async (command, synopsis, detail) => {
     const { code, stdout } = await runCli(['help', command]);
@@ -57,6 +58,6 @@ describe('tarantula help COMMAND', () => {
     const { code, stdout, stderr } = await runCli(['help', 'fetch']);
     expect(code).toBe(2);
     expect(stdout).toBe('');
-    expect(stderr).toBe('tarantula: unknown command "fetch" (expected crawl, run, pagerank, report or demo; see --help)\n');
+    expect(stderr).toBe('tarantula: unknown command "fetch" (expected crawl, run, pagerank, report, merge or demo; see --help)\n');
   });
 });

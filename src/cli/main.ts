@@ -13,6 +13,7 @@ import { runDemo } from './run-demo.js';
 import { crawlAndReport } from './crawl-and-report.js';
 import { runPagerank } from './run-pagerank.js';
 import { runPipeline } from './run-pipeline.js';
+import { runMerge } from './run-merge.js';
 import { runReport } from './run-report.js';
 import { crawlHere, watch } from './watch.js';
 import { EXIT } from '../app/exit-status.js';
@@ -56,6 +57,8 @@ async function main(argv: readonly string[]): Promise<number> {
       return runPagerank(args.indexPath!, args.pagerank, process.stdout);
     case 'report':
       return runReport(args.reportPath!);
+    case 'merge':
+      return runMerge(args.mergePaths!);
     case 'run':
       return runPipeline(args.pipelinePath!, args.confPath, args.overrides);
   }

@@ -58,6 +58,15 @@ depth, durations, drops, failures, PageRank), one file that loads nothing from t
     flags: [],
     keyFlags: false,
   },
+  merge: {
+    synopsis: 'tarantula merge INTO REPOSITORY…',
+    about: `Makes one repository INTO of the repositories that the machines of a crawl shared through Redis
+wrote: INTO/index.txt with every URL once (the record fetched last), the mirror files hard-linked
+(copied across file systems), stats.json summed, the WARC files under INTO/archive/ with one sorted
+INTO/index.cdxj. INTO must be new or empty; a part being crawled is refused.`,
+    flags: [],
+    keyFlags: false,
+  },
   demo: {
     synopsis: 'tarantula demo [--report] [FLAGS]',
     about: `Serves the bundled fixture web (fixtures/demo/) on 127.0.0.1, points its host names at it as

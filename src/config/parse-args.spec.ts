@@ -79,6 +79,7 @@ describe('parseArgs', () => {
     expect(parseArgs(['run', 'graph'])).toMatchObject({ pipelinePath: 'graph', confPath: undefined });
     expect(parseArgs(['demo', '--traversal', 'dfs'])).toMatchObject({ command: 'demo', overrides: { traversal: 'dfs' } });
     expect(parseArgs(['report', 'demo-output'])).toMatchObject({ command: 'report', reportPath: 'demo-output' });
+    expect(parseArgs(['merge', 'all', 'a', 'b', 'c'])).toMatchObject({ command: 'merge', mergePaths: ['all', 'a', 'b', 'c'] });
     expect(parseArgs(['crawl', 'site.conf', '--report'])).toMatchObject({ command: 'crawl', confPath: 'site.conf', report: true, watch: false });
     expect(parseArgs(['demo', '--report'])).toMatchObject({ command: 'demo', report: true });
     expect(parseArgs(['crawl', '--', '--odd.conf'])).toMatchObject({ confPath: '--odd.conf' });
@@ -106,9 +107,9 @@ describe('parseArgs', () => {
   });
 
   it.each([
-    [['help', 'fetch'], 'arg-unknown', 'unknown command "fetch" (expected crawl, run, pagerank, report or demo; see --help)'],
+    [['help', 'fetch'], 'arg-unknown', 'unknown command "fetch" (expected crawl, run, pagerank, report, merge or demo; see --help)'],
     [['help', 'crawl', 'run'], 'arg-extra', 'unexpected argument "run" (usage: tarantula help [COMMAND])'],
-    [['fetch'], 'arg-unknown', 'unknown command "fetch" (expected crawl, run, pagerank, report or demo; see --help)'],
+    [['fetch'], 'arg-unknown', 'unknown command "fetch" (expected crawl, run, pagerank, report, merge or demo; see --help)'],
     [['crawl', '--max-pagez', '3'], 'arg-unknown', '--max-pagez: unknown option for crawl; did you mean "--max-pages"?'],
     [['crawl', '-x'], 'arg-unknown', '-x: unknown option for crawl'],
     [['run', 'p.ts', '--watch'], 'arg-unknown', '--watch: unknown option for run'],
@@ -127,6 +128,8 @@ describe('parseArgs', () => {
     [['report', 'out', '--threads', '2'], 'arg-unknown', '--threads: unknown option for report'],
     [['report'], 'arg-missing', 'usage: tarantula report REPOSITORY (see --help)'],
     [['report', 'a', 'b'], 'arg-extra', 'unexpected argument "b" (usage: tarantula report REPOSITORY)'],
+    [['merge', 'into'], 'arg-missing', 'usage: tarantula merge INTO REPOSITORY… (see --help)'],
+    [['merge', 'into', 'a', '--threads', '2'], 'arg-unknown', '--threads: unknown option for merge'],
     [['pagerank', 'i', '--damping', '1'], 'arg-bad-value', '--damping: damping must be below 1'],
     [['pagerank', 'i', '--format', 'xml'], 'arg-bad-value', '--format: unknown format "xml" (expected table, tsv or jsonl)'],
     [['pagerank', 'i', '--top', '-1'], 'arg-bad-value', '--top: top must be at least 0, not -1'],

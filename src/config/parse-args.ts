@@ -5,7 +5,7 @@ import { FIELD_OF_KEY, KEYS } from './keys.js';
 import { BadValue, choiceOf, numberOf, type ValueParser } from './value-parsers.js';
 import { didYouMean, orList } from './wording.js';
 
-export type Command = 'crawl' | 'run' | 'pagerank' | 'report' | 'demo' | 'help' | 'version';
+export type Command = 'crawl' | 'run' | 'pagerank' | 'report' | 'merge' | 'demo' | 'help' | 'version';
 export type PagerankFormat = 'table' | 'tsv' | 'jsonl';
 
 export interface PagerankOptions {
@@ -30,6 +30,8 @@ export interface ParsedArgs {
   readonly indexPath: string | undefined;
   /** `report REPOSITORY`. */
   readonly reportPath: string | undefined;
+  /** `merge INTO REPOSITORY…`: INTO, then the parts. */
+  readonly mergePaths: readonly string[] | undefined;
   /** `crawl --watch`: recrawl every `period` hours. */
   readonly watch: boolean;
   /** `crawl --report`, `demo --report`: write REPOSITORY/report.html at the end. */
@@ -40,7 +42,7 @@ export interface ParsedArgs {
 }
 
 /** The commands that do something (beside help and version), in the order `--help` lists them. */
-export const COMMANDS = ['crawl', 'run', 'pagerank', 'report', 'demo'] as const;
+export const COMMANDS = ['crawl', 'run', 'pagerank', 'report', 'merge', 'demo'] as const;
 export type RunCommand = (typeof COMMANDS)[number];
 
 /** The short flags of SPEC §2, and the config key each one sets. Every key is also `--KEY`. */
@@ -77,6 +79,7 @@ const POSITIONALS: Record<RunCommand, readonly [number, number, string]> = {
   run: [1, 2, 'run PIPELINE [CONF]'],
   pagerank: [1, 1, 'pagerank INDEX'],
   report: [1, 1, 'report REPOSITORY'],
+  merge: [2, Infinity, 'merge INTO REPOSITORY…'],
   demo: [0, 0, 'demo'],
 };
 
@@ -134,7 +137,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       else if (name === 'format') pagerank.format = readFlag(flag, value(), PAGERANK_FLAGS.format);
       else if (name === 'damping') pagerank.damping = readFlag(flag, value(), PAGERANK_FLAGS.damping);
       else throw unknownFlag(flag, command);
-    } else if (command === 'report') {
+    } else if (command === 'report' || command === 'merge') {
       throw unknownFlag(flag, command);
     } else if (name === 'watch' && command === 'crawl') {
       if (eq >= 0) throw new ConfigError('arg-bad-value', flag, 'takes no value');
@@ -159,16 +162,17 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
 function placePositionals(
   command: RunCommand,
   args: readonly string[],
-): Pick<ParsedArgs, 'confPath' | 'pipelinePath' | 'indexPath' | 'reportPath'> {
+): Pick<ParsedArgs, 'confPath' | 'pipelinePath' | 'indexPath' | 'reportPath' | 'mergePaths'> {
   const [min, max, synopsis] = POSITIONALS[command];
   if (args.length < min) throw new ConfigError('arg-missing', '', `usage: tarantula ${synopsis} (see --help)`);
   if (args.length > max) {
     throw new ConfigError('arg-extra', '', `unexpected argument "${args[max]}" (usage: tarantula ${synopsis})`);
   }
-  const none = { confPath: undefined, pipelinePath: undefined, indexPath: undefined, reportPath: undefined };
+  const none = { confPath: undefined, pipelinePath: undefined, indexPath: undefined, reportPath: undefined, mergePaths: undefined };
   if (command === 'run') return { ...none, pipelinePath: args[0], confPath: args[1] };
   if (command === 'pagerank') return { ...none, indexPath: args[0] };
   if (command === 'report') return { ...none, reportPath: args[0] };
+  if (command === 'merge') return { ...none, mergePaths: args };
   return { ...none, confPath: args[0] };
 }
 
@@ -197,7 +201,7 @@ function unknownFlag(flag: string, command: RunCommand): ConfigError {
   const names =
     command === 'pagerank'
       ? Object.keys(PAGERANK_FLAGS)
-      : command === 'report'
+      : command === 'report' || command === 'merge'
         ? []
         : [...FLAG_ALIASES.keys(), ...FIELD_OF_KEY.keys(), ...(command === 'crawl' ? ['watch', 'report'] : command === 'demo' ? ['report'] : [])];
   const hint = didYouMean(flag.replace(/^-+/, ''), names, '--');
@@ -220,6 +224,7 @@ function bare(command: 'help' | 'version', helpTopic?: RunCommand): ParsedArgs {
     pipelinePath: undefined,
     indexPath: undefined,
     reportPath: undefined,
+    mergePaths: undefined,
     watch: false,
     report: false,
     overrides: {},

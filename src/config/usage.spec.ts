@@ -7,7 +7,7 @@ describe('usage', () => {
   const text = usage();
 
   it('lists every command', () => {
-    for (const cmd of ['crawl [CONF] [--watch]', 'run PIPELINE [CONF]', 'pagerank INDEX', 'demo', '--help | --version']) {
+    for (const cmd of ['crawl [CONF] [--watch]', 'run PIPELINE [CONF]', 'pagerank INDEX', 'report REPOSITORY', 'merge INTO REPOSITORY…', 'demo', '--help | --version']) {
       expect(text).toContain(`tarantula ${cmd}`);
     }
   });

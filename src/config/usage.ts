@@ -11,6 +11,8 @@ const HEAD = `Usage:
   tarantula pagerank INDEX [--top N] [--format table|tsv|jsonl] [--damping D]
                                              link analysis over an index file (defaults: 10, table, 0.85)
   tarantula report REPOSITORY                write REPOSITORY/report.html: charts of a crawl
+  tarantula merge INTO REPOSITORY…           make one repository INTO of the repositories of a crawl
+                                             shared over several machines (index, stats, CDXJ)
   tarantula demo [--report] [FLAGS]          serve the bundled fixture web on loopback and crawl it
   tarantula help [COMMAND]                   this text, or one command's flags and what it does
   tarantula --help | --version

@@ -87,16 +87,28 @@ type Stats = { [key: string]: unknown };
 
 /** Sums the workers' stats.json into REPOSITORY/stats.json: counts add up, flags hold if they hold for all. */
 export async function sumWorkerStats(repository: string): Promise<Stats> {
+  const files = (await workerSlots(repository)).map((slot) => join(workerDir(repository, slot), 'stats.json'));
+  return sumStats(files, join(resolve(repository), 'stats.json'));
+}
+
+/**
+ * Sums stats.json files (those that exist) into `into`, as the workers of one machine are summed:
+ * counts add up, `pending` and `seconds` take the largest (side by side), flags hold if they hold for all.
+ *
+ * @example
+ * await sumStats(['a/stats.json', 'b/stats.json'], 'all/stats.json') //=> { documents: 20000, ... }
+ */
+export async function sumStats(files: readonly string[], into: string): Promise<Stats> {
   let total: Stats = {};
-  for (const slot of await workerSlots(repository)) {
-    const text = await readFile(join(workerDir(repository, slot), 'stats.json'), 'utf8').catch(() => undefined);
+  for (const file of files) {
+    const text = await readFile(file, 'utf8').catch(() => undefined);
     if (text !== undefined) total = add(total, JSON.parse(text) as Stats);
   }
-  await writeFile(join(resolve(repository), 'stats.json'), JSON.stringify(total, null, 2) + '\n');
+  await writeFile(into, JSON.stringify(total, null, 2) + '\n');
   return total;
 }
 
-/** Every worker counts the shared crawl's pending requests, not its own; and the workers run side by side. */
+/** Every worker (and machine) counts the shared crawl's pending requests, not its own; and they run side by side. */
 const LARGEST = new Set(['pending', 'seconds']);
 
 function add(a: Stats, b: Stats): Stats {

@@ -106,6 +106,23 @@ describe('MirrorStore', () => {
     await expect(store.read('/etc/passwd')).rejects.toThrow(/outside the repository/);
   });
 
+  it('adopts another repository\'s copy at its localPath as a hard link, and tags a name that is taken', async () => {
+    const other = new MirrorStore(join(base, 'other'));
+    const from = join(base, 'other', await other.save(new URL('http://h/a/b.pdf'), false, bytes('b')));
+    expect(await store.adopt(new URL('http://h/a/b.pdf'), 'h/a/b.pdf', from)).toEqual({ localPath: 'h/a/b.pdf', how: 'linked' });
+    expect((await fsp.stat(join(repo, 'h/a/b.pdf'))).ino).toBe((await fsp.stat(from)).ino);
+    await store.save(new URL('http://h/x'), false, bytes('a file where the folder x/ is needed'));
+    const blocked = 'http://h/x/y.pdf';
+    expect((await store.adopt(new URL(blocked), 'h/x/y.pdf', from)).localPath).toBe(`h/x${tag(blocked)}/y.pdf`);
+    expect(await files(repo)).toEqual(['h/a/b.pdf', 'h/x', `h/x${tag(blocked)}/y.pdf`]);
+  });
+
+  it('adopts nothing at a localPath that leads outside the repository', async () => {
+    await writeFile(join(base, 'f'), 'f');
+    for (const path of ['../x/y', 'h/../../y', '/etc/y', 'h//y', 'y']) await expect(store.adopt(new URL('http://h/y'), path, join(base, 'f'))).rejects.toThrow(/outside the repository/);
+    expect(await files(base)).toEqual(['f']);
+  });
+
   it('fails, leaving no temporary file, when the repository cannot be written', async () => {
     await writeFile(repo, 'a file, not a folder');
     await expect(store.save(new URL('http://h/x'), false, bytes('x'))).rejects.toThrow();

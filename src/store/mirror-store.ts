@@ -3,6 +3,7 @@ import { lstatSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs
 import { lstat, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { threadId } from 'node:worker_threads';
+import { linkOrCopy } from './link-or-copy.js';
 import { mirrorPath } from './mirror-path.js';
 
 /** Errors that mean "something already stands at that name" (a file, or a folder). */
@@ -89,6 +90,28 @@ export class MirrorStore {
       await this.fs.rm(temp, { force: true });
       throw err;
     }
+  }
+
+  /**
+   * Takes another repository's copy of a document into this mirror at the `localPath` it had there,
+   * hard-linked where the file system allows, else copied; a name that is taken gets the URL's tag as
+   * in {@link save}. Nothing already there is replaced. Refuses a `localPath` that would lead outside
+   * the repository.
+   * @returns where it went, and whether it was linked or copied
+   */
+  async adopt(url: URL, localPath: string, from: string): Promise<{ localPath: string; how: 'linked' | 'copied' }> {
+    const segments = localPath.split('/');
+    if (segments.length < 2 || segments.some((s) => s === '' || s === '.' || s === '..')) throw new Error(`mirror: ${localPath} is outside the repository`);
+    const name = segments.pop()!;
+    const dir = await this.ensureDir(segments, url);
+    for (const target of [`${dir}/${name}`, `${dir}/${tagName(name, tagOf(url), true)}`]) {
+      try {
+        return { localPath: target, how: await linkOrCopy(from, join(this.root, target)) };
+      } catch (err) {
+        if (!TAKEN.has(codeOf(err) ?? '')) throw err;
+      }
+    }
+    throw new Error(`mirror: cannot store ${url.href} in ${dir}`);
   }
 
   /**

@@ -3,12 +3,12 @@ import type { FixtureHooks } from '../../src/demo/fixture-server.js';
 /**
  * Server hooks for `hosts`, each with pages `/0` … `/pages-1` answered after `delayMs`: page K links
  * pages 2K+1 and 2K+2 of its own host and page K of the next host, so that links cross hosts and
- * most are found several times. robots.txt is 404.
+ * most are found several times. robots.txt is 404. `title` names a page (default `HOST K`).
  *
  * @example
  * startWeb('grid', { root: HOSTILE_ROOT, hooks: gridPages(['g0.test', 'g1.test'], 30, 5), extraHosts: [...] })
  */
-export function gridPages(hosts: readonly string[], pages: number, delayMs: number): FixtureHooks {
+export function gridPages(hosts: readonly string[], pages: number, delayMs: number, title = (host: string, k: number) => `${host} ${k}`): FixtureHooks {
   return {
     handle: (req, res, at) => {
       const h = hosts.indexOf(at.host);
@@ -25,7 +25,7 @@ export function gridPages(hosts: readonly string[], pages: number, delayMs: numb
       const next = hosts[(h + 1) % hosts.length]!;
       const links = [2 * k + 1, 2 * k + 2].filter((n) => n < pages).map((n) => `<a href="/${n}">${n}</a>`);
       links.push(`<a href="http://${next}:${req.socket.localPort}/${k}">${next} ${k}</a>`);
-      const body = `<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>${at.host} ${k}</title></head><body>${links.join(' ')}</body></html>\n`;
+      const body = `<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>${title(at.host, k)}</title></head><body>${links.join(' ')}</body></html>\n`;
       const timer = setTimeout(() => res.writeHead(200, { 'Content-Type': 'text/html', 'Content-Length': Buffer.byteLength(body) }).end(body), delayMs);
       res.on('close', () => clearTimeout(timer));
       return true;
