@@ -81,6 +81,8 @@ interface Held {
  * the head of its queue. `size` counts the shared crawl's pending requests, so the crawl completes
  * when no worker has anything queued, leased or in flight. How each request ended comes with the
  * crawl loop's release of it, as with any frontier: the crawl needs nothing else to run shared.
+ * Priority levels act in the local host frontier (front queues): Redis's host queues are lists that
+ * keep each request's level in its bytes but hand requests out in arrival order.
  *
  * @example
  * const shared = new SharedFrontier({ redis, crawlId: 'news', worker: 'host#0', ... });
