@@ -24,6 +24,8 @@ export interface CrawlSettings {
   readonly timeLimitSeconds: number;
   /** Archive the crawl as WARC (`warc-file` = workDir/warc/crawl). */
   readonly warc?: boolean;
+  /** Serve metrics, status and the control API while crawling (`serve` = 127.0.0.1, a port the system picks). */
+  readonly serve?: boolean;
   /** A shared frontier (`redis://…`) and the worker processes it is crawled with. */
   readonly frontier?: string;
   readonly workers?: number;
@@ -74,6 +76,7 @@ resolve = ${list(s.resolve)};
 <logging>
 log-file = "screen";
 log-level = 0;
+serve = "${s.serve ? '0' : ''}";
 <multithreading-options>
 threads = ${s.threads};
 <output-options>

@@ -6,6 +6,7 @@
  *   npm run bench -- --site /usr/share/doc/python3.11/html [--compare-wget]
  *   npm run bench -- --pages 20000 --cpu-prof DIR   # also write a V8 CPU profile of the crawler
  *   npm run bench -- --pages 20000 --warc           # the same crawl archived as WARC (and CDXJ)
+ *   npm run bench -- --pages 20000 --serve          # the same crawl with --serve (metrics, status, control API) on
  *   npm run bench -- --pages 20000 --frontier redis --workers 1,2,4   # the shared frontier, against in-process
  *   npm run bench -- --pages 20000 --compare-crawlee DIR   # then Crawlee from DIR (npm install --prefix DIR crawlee@3.18.1)
  *
@@ -40,6 +41,7 @@ const hosts = Number(value('--hosts') ?? 50);
 const keep = argv.includes('--keep');
 const maxPerHostFlag = value('--max-per-host');
 const warc = argv.includes('--warc');
+const serve = argv.includes('--serve');
 const jsonFile = value('--json');
 const cpuProfDir = value('--cpu-prof');
 /** Flags for the crawler's node, e.g. `--node-args "--max-semi-space-size=4"`. */
@@ -133,7 +135,7 @@ async function syntheticWeb(pages: number): Promise<boolean> {
       seeds: [hubUrl(server.port)],
       scope: 'domain-scope', // the hub is bench.test: every hN.bench.test is a subdomain; offsite.example is not
       resolve: want.hostNames.map((h) => `${h}:${server.port}:127.0.0.1`),
-      threads, maxPerHost: 1, timeLimitSeconds: timeLimitSeconds(pages), warc,
+      threads, maxPerHost: 1, timeLimitSeconds: timeLimitSeconds(pages), warc, serve,
     };
     const check = (run: CrawlerRun): boolean => {
       const got404 = run.stats.byStatus['404'] ?? 0;
@@ -141,7 +143,7 @@ async function syntheticWeb(pages: number): Promise<boolean> {
       console.log(`  check          ${ok ? 'complete' : 'INCOMPLETE'}: ${run.stats.documents}/${want.documents} documents, ${got404}/${want.notFound} 404s`);
       return ok;
     };
-    const ours = await measure(`synthetic web: ${fmt(pages, 0)} pages on ${hosts} hosts (+ hub), threads ${threads}${warc ? ', --warc' : ''}`, server, settings, { pages, hosts, threads, warc });
+    const ours = await measure(`synthetic web: ${fmt(pages, 0)} pages on ${hosts} hosts (+ hub), threads ${threads}${warc ? ', --warc' : ''}${serve ? ', --serve' : ''}`, server, settings, { pages, hosts, threads, warc, serve });
     let ok = check(ours);
     const crawleeDir = value('--compare-crawlee');
     if (crawleeDir !== undefined) ok = (await compareCrawlee(resolve(crawleeDir), server, ours, pages)) && ok;

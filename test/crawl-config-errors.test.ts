@@ -25,6 +25,8 @@ const CASES: [name: string, conf: (seed: string) => string[], line: number, mess
   ['an unknown key', (s) => ['<crawler-options>', `starting-points = { "${s}" };`, 'max-pages-numbr = 3;'], 3, /unknown key "max-pages-numbr"/i],
   ['an unknown section', (s) => ['<crawler-options>', `starting-points = { "${s}" };`, '<crawling-options>', 'threads = 2;'], 3, /unknown section/i],
   ['a bad regular expression', (s) => ['<crawler-options>', `starting-points = { "${s}" };`, '', 'accept-list = { ".*\\.html$", "([a-z" };'], 4, /regular expression/i],
+  ['a regular expression that cannot be bounded', (s) => ['<crawler-options>', `starting-points = { "${s}" };`, '', 'reject-list = { "\\.tmp$", "(?=a)(a+)+$" };'], 4,
+    /"\(\?=a\)\(a\+\)\+\$" in reject-list cannot be matched in linear time \(a lookahead\)/],
   ['a bad number', (s) => ['<crawler-options>', `starting-points = { "${s}" };`, 'max-depth = deep;'], 3, /"deep".*max-depth|max-depth.*"deep"/i],
   ['a bad scope', (s) => ['<crawler-options>', `starting-points = { "${s}" };`, 'scope = galaxy-scope;'], 3, /scope "galaxy-scope"/i],
   ['a bad seed URL', (s) => ['<crawler-options>', `starting-points = { "${s}",`, '  "not a url" };'], 3, /url/i],

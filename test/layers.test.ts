@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
  */
 const LAYERS = [
   'model', 'config', 'log', 'url', 'parse', 'fetch', 'robots', 'sitemap', 'store', 'output', 'archive', 'input', 'pagerank',
-  'demo', 'frontier', 'state', 'workers', 'stages', 'sinks', 'engine', 'app', 'distributed', 'report', 'cli', 'index.ts', 'parts.ts',
+  'demo', 'frontier', 'state', 'workers', 'stages', 'sinks', 'engine', 'app', 'distributed', 'report', 'serve', 'cli', 'index.ts', 'parts.ts',
 ] as const;
 
 const SRC = resolve(import.meta.dirname, '../src');

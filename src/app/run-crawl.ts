@@ -13,6 +13,7 @@ import { openSeedInputs } from '../input/input-seeds.js';
 import { withoutSessionIds } from '../url/query-params.js';
 import { EXIT } from './exit-status.js';
 import { finishCrawl } from './finish-crawl.js';
+import { liveCrawl, type ServeCrawl } from './live-crawl.js';
 import { openIndex } from './open-index.js';
 import { isBrokenPipe } from '../output/index-writer.js';
 import { openRepository } from './open-repository.js';
@@ -40,6 +41,8 @@ export interface RunCrawlOptions {
   readonly stdin?: Readable;
   /** Makes this crawl one worker of a shared crawl (SPEC §8). */
   readonly worker?: CrawlWorker;
+  /** `--serve`: serves the crawl while it runs (metrics, status, control), from before its first request until its sinks are flushed. */
+  readonly serve?: ServeCrawl;
 }
 
 /** How the command line runs a crawl: data on stdout, progress on stderr, signals stop it in order. */
@@ -106,9 +109,15 @@ export async function runCrawl(config: CrawlerConfig, log: CrawlLogger, opts: Ru
   // of killing the process halfway through a write.
   const stopListening = opts.handleSignals ? stop.onSignals() : () => undefined;
   let index;
+  let closeServer: (() => Promise<void>) | undefined;
   try {
+    closeServer = await opts.serve?.(liveCrawl(ctx, stop));
     index = await openIndex(ctx, { home, stdout: opts.stdout, shared: worker !== undefined, onBrokenPipe: () => stop.stop.now('stdout closed') });
   } catch (err) {
+    await closeServer?.();
+    // Nothing was crawled: the journal holds what it held, and the document workers must not keep the process alive.
+    await state.journal.close().catch(() => undefined);
+    await ctx.close().catch(() => undefined);
     stopListening();
     throw err;
   }
@@ -162,6 +171,7 @@ export async function runCrawl(config: CrawlerConfig, log: CrawlLogger, opts: Ru
       lost?.unsubscribe();
       await finishCrawl(ctx, index.writers, { completed: !stop.interrupted && !failed, shared: worker !== undefined, home, indexPath: index.indexPath, writing: index.writing });
     } finally {
+      await closeServer?.().catch((err: unknown) => log.error({ err }, 'cannot close the server of --serve'));
       stopListening();
     }
   }

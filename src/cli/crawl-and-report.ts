@@ -6,6 +6,7 @@ import type { CrawlSummary } from '../sinks/crawl-stats.js';
 import { commandLine, runCrawl } from '../app/run-crawl.js';
 import { terminalOf, type CrawlLogger } from '../log/create-logger.js';
 import { writeReport } from '../report/write-report.js';
+import { serveOption } from './serve-option.js';
 import { summaryBlock } from './summary-block.js';
 
 export interface CrawlAndReportOptions {
@@ -26,7 +27,7 @@ export interface CrawlAndReportOptions {
  * process.exitCode = await crawlAndReport(config, log, { report: true });
  */
 export async function crawlAndReport(config: CrawlerConfig, log: CrawlLogger, opts: CrawlAndReportOptions): Promise<number> {
-  const { exitCode, ctx } = await runCrawl(config, log, commandLine());
+  const { exitCode, ctx } = await runCrawl(config, log, { ...commandLine(), ...(await serveOption(config)) });
   opts.crawled?.(ctx);
   let report: string | undefined;
   if (opts.report) {

@@ -12,6 +12,7 @@ import { commandLine, runCrawl } from '../app/run-crawl.js';
 import { flushLogger } from '../log/create-logger.js';
 import { openLog } from './open-log.js';
 import { runShared } from './run-shared.js';
+import { serveOption } from './serve-option.js';
 
 /**
  * `tarantula run PIPELINE [CONF]`: loads a pipeline file — `pipelines/NAME.ts` (in the current folder,
@@ -29,7 +30,9 @@ export async function runPipeline(name: string, confPath: string | undefined, ov
   const { config, warnings } = await loadConfig(confPath, overrides, { canResume: hasCrawlState });
   const log = await openLog(config);
   for (const warning of warnings) log.warn(warning);
-  const exitCode = config.frontier !== undefined ? await runShared(config, log, pipeline) : (await runCrawl(config, log, { ...commandLine(), pipeline })).exitCode;
+  const exitCode = config.frontier !== undefined
+    ? await runShared(config, log, pipeline)
+    : (await runCrawl(config, log, { ...commandLine(), pipeline, ...(await serveOption(config)) })).exitCode;
   await flushLogger(log);
   return exitCode;
 }

@@ -3,6 +3,7 @@ import { ConfigError, place, type ConfigErrorCode } from './config-error.js';
 import { DEFAULT_CONFIG, FIELD_OF_KEY, KEYS } from './keys.js';
 import type { ConfStatement, ConfValue } from './parse-conf.js';
 import { BadValue } from './value-parsers.js';
+import { isLoopbackHost } from './network-values.js';
 import { didYouMean } from './wording.js';
 
 /**
@@ -98,6 +99,21 @@ export function buildConfig(
       'conf-bad-value',
       place(file, lineOf.get('maxIntervalHours') ?? lineOf.get('minIntervalHours')),
       `min-interval (${config.minIntervalHours} hours) is above max-interval (${config.maxIntervalHours} hours)`,
+    );
+  }
+  if (config.serve !== undefined && config.frontier !== undefined) {
+    throw new ConfigError(
+      'conf-bad-value',
+      lineOf.has('serve') ? place(file, lineOf.get('serve')) : '--serve',
+      'serve works with a crawl in one process only, not with a shared frontier',
+    );
+  }
+  if (config.serve !== undefined && config.serveTokenFile === undefined && !isLoopbackHost(config.serve.host)) {
+    throw new ConfigError(
+      'conf-bad-value',
+      // Set by the flag, not on a line of the file: the flag is to blame.
+      lineOf.has('serve') ? place(file, lineOf.get('serve')) : '--serve',
+      `serve on ${config.serve.host}, beyond loopback, needs serve-token-file: anyone who can reach it could stop the crawl`,
     );
   }
   if (config.startingPoints.length === 0 && config.inputFiles.length === 0 && !opts.canResume?.(config.repository)) {

@@ -17,7 +17,7 @@ import {
   urlList,
   type ValueParser,
 } from './value-parsers.js';
-import { headerList, pemFile, proxyUrl } from './network-values.js';
+import { headerList, pemFile, proxyUrl, serveAddress, tokenFile } from './network-values.js';
 
 /** How a key is written; `list` keys take `{ ... }` and their flags may be repeated. */
 export type KeyKind = 'list' | 'integer' | 'number' | 'choice' | 'boolean' | 'string';
@@ -67,12 +67,12 @@ export const KEYS: { readonly [F in keyof CrawlerConfig]: KeySpec<F> } = {
   acceptList: {
     name: 'accept-list', section: 'crawler-options', kind: 'list', unit: 'JavaScript regular expressions',
     default: '{ }', parse: regexList,
-    doc: 'When not empty, only URLs matching one of these (or directory-like URLs) are taken.',
+    doc: 'When not empty, only URLs matching one of these (or directory-like URLs) are taken. No lookaround, backreference or repeat count above 16: a pattern must run in linear time.',
   },
   rejectList: {
     name: 'reject-list', section: 'crawler-options', kind: 'list', unit: 'JavaScript regular expressions',
     default: '{ }', parse: regexList,
-    doc: 'URLs matching any of these are dropped (tested on the link as written and normalized).',
+    doc: 'URLs matching any of these are dropped (tested on the link as written and normalized). Linear-time patterns only, as accept-list.',
   },
   maxPageNumber: {
     name: 'max-page-number', section: 'crawler-options', kind: 'integer', unit: 'documents',
@@ -204,6 +204,15 @@ export const KEYS: { readonly [F in keyof CrawlerConfig]: KeySpec<F> } = {
     default: '30000', parse: count,
     doc: 'Give up when the body stalls for this long.',
   },
+  downloadTimeoutMs: {
+    name: 'download-timeout', section: 'fetch-options', kind: 'integer', unit: 'milliseconds',
+    default: '600000', parse: count,
+    doc:
+      'Give up on a download (connection, headers and body) not over this long after it began, however steadily its body trickles in: ' +
+      'the page fails with download-timeout, not retried; robots.txt and sitemaps too. 10 minutes lets a whole max-body-size (10 MiB) ' +
+      'through at about 140 kbit/s, a slow but honest link, and keeps a server that drips a byte a second from holding a slot for months ' +
+      '(Heritrix allows 20 minutes). 0: no limit.',
+  },
   maxBodySize: {
     name: 'max-body-size', section: 'fetch-options', kind: 'integer', unit: 'bytes',
     default: '10485760', parse: count,
@@ -268,6 +277,16 @@ export const KEYS: { readonly [F in keyof CrawlerConfig]: KeySpec<F> } = {
     name: 'log-level', section: 'logging', kind: 'choice', unit: '0, 1, 2',
     default: '1', parse: numberOf({ max: 2 }) as ValueParser<0 | 1 | 2>,
     doc: '0 essential only; 1 a line per fetched page; 2 debug, with the reason each URL was dropped.',
+  },
+  serve: {
+    name: 'serve', section: 'logging', kind: 'string', unit: '[HOST:]PORT, or empty',
+    default: '""', parse: serveAddress,
+    doc: 'While the crawl runs, serve /metrics (Prometheus), /status, a live dashboard and the control API on this address (HOST 127.0.0.1 when left out); empty: off.',
+  },
+  serveTokenFile: {
+    name: 'serve-token-file', section: 'logging', kind: 'string', unit: 'path, or empty',
+    default: '""', parse: tokenFile,
+    doc: 'The bearer token of the control API (its first line); empty: a new one is made at start in REPOSITORY/.tarantula/serve-token and logged. Required to serve beyond loopback.',
   },
   periodHours: {
     name: 'period', section: 'recrawling-options', kind: 'number', unit: 'hours',

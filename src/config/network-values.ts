@@ -1,5 +1,52 @@
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
+import type { ServeAddress } from '../model/config.js';
 import { optionalText, BadValue, type ValueParser } from './value-parsers.js';
+
+/**
+ * Where `serve` listens: `[HOST:]PORT` (an IPv6 address in brackets), HOST 127.0.0.1 when left out;
+ * empty means off.
+ *
+ * @example
+ * serveAddress({ kind: 'scalar', text: '9464', line: 1 }, 'serve') //=> { host: '127.0.0.1', port: 9464 }
+ * serveAddress({ kind: 'scalar', text: '[::1]:9464', line: 1 }, 'serve') //=> { host: '::1', port: 9464 }
+ */
+export const serveAddress: ValueParser<ServeAddress | undefined> = (v, key) => {
+  const text = optionalText(v, key);
+  if (text === undefined) return undefined;
+  const m = /^(?:(?:\[([0-9a-fA-F:.]+)\]|([^:\[\]\s]+)):)?(\d{1,5})$/.exec(text);
+  const port = Number(m?.[3]);
+  const host = m?.[1] ?? m?.[2] ?? '127.0.0.1';
+  if (m === null || port > 65535 || (m[1] !== undefined && isIP(m[1]) !== 6)) {
+    throw new BadValue(`"${text}" is not [HOST:]PORT for ${key} (e.g. 9464, 127.0.0.1:9464, [::1]:9464)`);
+  }
+  return { host, port };
+};
+
+/**
+ * The file of the control API's token (`serve-token-file`), checked now so that a wrong path or an
+ * empty file stops the crawl before anything is crawled; empty means none (a token is made at start).
+ *
+ * @example
+ * tokenFile({ kind: 'scalar', text: 'token.txt', line: 3 }, 'serve-token-file') //=> 'token.txt'
+ */
+export const tokenFile: ValueParser<string | undefined> = (v, key) => {
+  const path = optionalText(v, key);
+  if (path === undefined) return undefined;
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new BadValue(`cannot read ${key} "${path}": ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  if (text.split(/\r?\n/, 1)[0]!.trim() === '') throw new BadValue(`${key} "${path}" is empty: its first line is the token`);
+  return path;
+};
+
+/** Whether a `serve` host is a loopback address or name: only the machine itself can reach it. */
+export function isLoopbackHost(host: string): boolean {
+  return host === 'localhost' || host === '::1' || (isIP(host) === 4 && host.startsWith('127.'));
+}
 
 /**
  * A file of PEM certificates (`ca-file`), checked now so that a wrong path stops the crawl before

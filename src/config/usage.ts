@@ -64,6 +64,8 @@ const METAVAR: Readonly<Record<string, string>> = {
   repository: 'DIR',
   'user-agent': 'S',
   'log-file': 'FILE',
+  serve: '[HOST:]PORT',
+  'serve-token-file': 'FILE',
   'index-file': 'FILE',
   'ca-file': 'PATH',
   proxy: 'URL',

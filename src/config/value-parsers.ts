@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import type { ResolveEntry } from '../model/config.js';
 import type { ConfItem, ConfValue } from './parse-conf.js';
 import { orList } from './wording.js';
+import { boundedRegExp } from './bounded-regexp.js';
 
 /**
  * A value a key cannot take. The message has no place; the caller adds `FILE:LINE` or the flag.
@@ -154,15 +155,20 @@ export const pathList: ValueParser<readonly string[]> = (v, key) =>
     return text;
   });
 
-/** JavaScript regular expressions, without flags. */
-export const regexList: ValueParser<readonly RegExp[]> = (v) =>
+/** JavaScript regular expressions, without flags, each one V8 can match in linear time ({@link boundedRegExp}). */
+export const regexList: ValueParser<readonly RegExp[]> = (v, key) =>
   items(v).map(({ text, line }) => {
     try {
-      return new RegExp(text);
+      new RegExp(text);
     } catch (err) {
       // V8 says `Invalid regular expression: /(/: Unterminated group`; the reason is the last part.
       const message = (err as Error).message;
       throw new BadValue(`bad regular expression "${text}": ${message.slice(message.lastIndexOf(': ') + 2)}`, line);
+    }
+    try {
+      return boundedRegExp(text, '', key);
+    } catch (err) {
+      throw new BadValue((err as Error).message, line);
     }
   });
 

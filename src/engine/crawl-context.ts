@@ -25,6 +25,7 @@ import { MirrorStore } from '../store/mirror-store.js';
 import { linkPolicy, linkPolicySource, type LinkPolicy } from '../url/link-policy.js';
 import { withoutSessionIds } from '../url/query-params.js';
 import { DocumentPool } from '../workers/document-pool.js';
+import { CrawlControl } from './crawl-control.js';
 import { droppedSeedWarning } from './dropped-seed.js';
 import { createFetcher, type Fetcher, type NetworkHooks } from './fetcher.js';
 
@@ -88,6 +89,8 @@ export interface CrawlContext {
   readonly hosts: HostPolicy;
   readonly fetcher: Fetcher;
   readonly documents: Documents;
+  /** Pause, resume and seeds added while the crawl runs (the control API of `--serve`). */
+  readonly control: CrawlControl;
   /** Frees what the crawl holds: the document workers, the connections, the WARC, the cookie jar. */
   close(): Promise<void>;
 }
@@ -146,6 +149,7 @@ export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen
     minDelayMs: config.minDelayMs,
     maxDelayMs: config.maxDelayMs,
     crawlDelayMs: (host) => robots.crawlDelayMs(host),
+    maxCrawlDelayMs: config.maxCrawlDelayMs,
   });
   // Built once, for both threads: the main thread's admission and the document workers' link lines;
   // the seeds an interrupted run's input files added widen it again.
@@ -221,6 +225,7 @@ export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen
       contentSeen: new ContentSeen(),
       near: { index: new NearDuplicateIndex(config.nearDuplicateBits), skipLinks: config.skipNearDuplicates },
     },
+    control: new CrawlControl(),
     close: async () => {
       await Promise.all([pool.close(), fetcher.close()]);
     },

@@ -106,6 +106,30 @@ describe('crawl', () => {
     expect((await urls(spec)).length).toBe(5);
   });
 
+  it('starts no request while paused (the one in flight finishes) and pulls again on resume, in virtual time', () => {
+    new TestScheduler((a, b) => expect(a).toEqual(b)).run(({ cold, hot, expectObservable }) => {
+      const web: Web = { 'http://a.test/0': ['http://a.test/1'], 'http://a.test/1': ['http://a.test/2'] };
+      const spec = specFor(web, {
+        pause: hot('---t------f', { t: true, f: false }),
+        fetch: (req) => cold('--(x|)', { x: req }),
+      });
+      const out$ = crawl(spec).pipe(map((p) => p.req.url.slice(-1)));
+      // 1 was in flight when the pause came at frame 3: it ends at 4; 2 waits for the resume at 10.
+      expectObservable(out$).toBe('--0-1-------(2|)');
+    });
+  });
+
+  it('admits seeds added while it runs, and completes without waiting for more, in virtual time', () => {
+    new TestScheduler((a, b) => expect(a).toEqual(b)).run(({ cold, hot, expectObservable }) => {
+      const spec = specFor({ 'http://a.test/': [] }, {
+        added: hot('-x', { x: [{ href: 'http://b.test/', depth: 0, seed: true }] }),
+        fetch: (req) => cold('--(x|)', { x: req }),
+      });
+      const out$ = crawl(spec).pipe(map((p) => p.req.host[0]));
+      expectObservable(out$).toBe('--a-(b|)');
+    });
+  });
+
   it('stops on the stop signal: no new request starts, the crawl completes', async () => {
     const stop = new Subject<void>();
     let n = 0;

@@ -58,6 +58,13 @@ export interface CrawlSpec<Out> {
    * ends `again` meanwhile stays in the frontier, pending.
    */
   readonly stop?: Observable<unknown>;
+  /** While its last value is true, no new request starts (in-flight work finishes); false starts pulling again. */
+  readonly pause?: Observable<boolean>;
+  /**
+   * Seeds added while the crawl runs (a control API's): admitted as `seeds` are, but without keeping
+   * the crawl alive; a batch being admitted holds its completion until it is in the frontier.
+   */
+  readonly added?: Observable<readonly Candidate[]>;
   readonly scheduler?: SchedulerLike;
 }
 
@@ -81,6 +88,9 @@ export function crawl<Out>(spec: CrawlSpec<Out>): Observable<Out> {
     const roomFor = (): boolean => fetching < spec.concurrency && active < units;
     let seedsDone = false;
     let stopping = false;
+    let paused = false;
+    /** Batches of `added` seeds still being admitted. */
+    let admitting = 0;
     let pumping = false;
     let again = false;
     let wake: Subscription | undefined;
@@ -142,7 +152,7 @@ export function crawl<Out>(spec: CrawlSpec<Out>): Observable<Out> {
       pumping = true;
       do {
         again = false;
-        while (!stopping && roomFor() && !exhausted()) {
+        while (!stopping && !paused && roomFor() && !exhausted()) {
           if (spec.mayStart && !spec.mayStart(active)) break;
           const req = spec.frontier.pull(sch.now());
           if (req === undefined) break;
@@ -150,12 +160,12 @@ export function crawl<Out>(spec: CrawlSpec<Out>): Observable<Out> {
         }
       } while (again);
       pumping = false;
-      if (active === 0 && (stopping || exhausted() || (spec.mayStart && !spec.mayStart(0)) || (seedsDone && spec.frontier.size === 0))) {
+      if (active === 0 && admitting === 0 && (stopping || exhausted() || (spec.mayStart && !spec.mayStart(0)) || (seedsDone && spec.frontier.size === 0))) {
         subscriber.complete();
         return;
       }
       const at = spec.frontier.nextReadyAt();
-      if (!stopping && at !== undefined && at < wakeAt && roomFor()) {
+      if (!stopping && !paused && at !== undefined && at < wakeAt && roomFor()) {
         wake?.unsubscribe();
         wakeAt = at;
         wake = sch.schedule(() => {
@@ -172,6 +182,36 @@ export function crawl<Out>(spec: CrawlSpec<Out>): Observable<Out> {
           stopping = true;
           wake?.unsubscribe();
           pump();
+        }),
+      );
+    }
+    if (spec.pause) {
+      inner.add(
+        spec.pause.subscribe((value) => {
+          paused = value;
+          if (paused) {
+            wake?.unsubscribe();
+            wake = undefined;
+            wakeAt = Infinity;
+          }
+          pump();
+        }),
+      );
+    }
+    if (spec.added) {
+      inner.add(
+        spec.added.subscribe((batch) => {
+          admitting++;
+          inner.add(
+            from(batch).pipe(spec.admit, toArray()).subscribe({
+              next: (reqs) => spec.frontier.pushAll(reqs),
+              error: (err: unknown) => subscriber.error(err),
+              complete: () => {
+                admitting--;
+                pump();
+              },
+            }),
+          );
         }),
       );
     }

@@ -223,6 +223,8 @@ export function defaultSpec(ctx: CrawlContext, opts: DefaultSpecOptions = {}): C
     end: endOf,
     frontier: ctx.frontier,
     concurrency: ctx.config.requestsInFlight,
+    pause: ctx.control.paused$,
+    added: ctx.control.added$,
     ...(max > 0 ? { mayStart: (active: number) => before + ctx.stats.documents + active < max } : {}),
   };
 }

@@ -77,6 +77,7 @@ export function createFetcher(
     userAgent: config.userAgent,
     headerTimeoutMs: config.headerTimeoutMs,
     bodyTimeoutMs: config.bodyTimeoutMs,
+    downloadTimeoutMs: config.downloadTimeoutMs,
     maxBodySize: config.maxBodySize,
     maxDecodedSize: config.maxDecodedSize,
     signal: abort.signal,

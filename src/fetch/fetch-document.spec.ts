@@ -51,6 +51,12 @@ beforeAll(async () => {
       res.writeEarlyHints({ link: '</style.css>; rel=preload; as=style' });
       res.writeHead(200, { 'content-type': 'text/html' }).end(PAGE);
     } else if (req.url === '/stall') res.writeHead(200, { 'content-type': 'text/html' }).write('<p>');
+    else if (req.url === '/drip') {
+      // A byte every 20 ms, for ever: never idle long enough for body-timeout.
+      res.writeHead(200, { 'content-type': 'text/html' }).write('<p>');
+      const drip = setInterval(() => res.write('x'), 20);
+      res.on('close', () => clearInterval(drip));
+    }
     else if (req.url !== '/silent') res.writeHead(200, { 'content-type': 'text/html' }).end(PAGE);
   });
   server.listen(0, '127.0.0.1');
@@ -148,6 +154,15 @@ describe('fetchDocument', () => {
   it('fails with header-timeout when no response comes, and body-timeout when the body stalls', async () => {
     await expect(fetchDocument(`${base}/silent`, opts({ headerTimeoutMs: 100 }))).rejects.toMatchObject({ code: 'header-timeout', action: 'retry' });
     await expect(fetchDocument(`${base}/stall`, opts({ bodyTimeoutMs: 100 }))).rejects.toMatchObject({ code: 'body-timeout', action: 'retry' });
+  });
+
+  it('fails with download-timeout, not retried, when the whole download takes longer, however steadily the body comes', async () => {
+    await expect(fetchDocument(`${base}/drip`, opts({ downloadTimeoutMs: 300 }))).rejects.toMatchObject({ code: 'download-timeout', action: 'give-up' });
+    await expect(fetchDocument(`${base}/silent`, opts({ downloadTimeoutMs: 100 }))).rejects.toMatchObject({ code: 'download-timeout' });
+    const cut = (await fetchDocument(`${base}/drip`, opts({ downloadTimeoutMs: 300, capture: true })).catch((e: unknown) => e)) as FetchError;
+    expect(cut).toMatchObject({ code: 'download-timeout', response: { status: 200, truncated: true, cutBy: 'time' } });
+    expect(cut.response!.wire!.body.toString()).toMatch(/^<p>x*$/);
+    await expect(fetchDocument(`${base}/`, opts({ downloadTimeoutMs: 5000 }))).resolves.toMatchObject({ status: 200 });
   });
 
   it('with capture, gives the failure the response the server cut, as far as it came; never one its own stop cut', async () => {

@@ -11,6 +11,8 @@ export interface FetchOptions {
   readonly userAgent: string;
   readonly headerTimeoutMs: number;
   readonly bodyTimeoutMs: number;
+  /** The whole download, from the request to the body's last byte: a body trickled in slowly enough never stalls. 0 or absent = no limit. */
+  readonly downloadTimeoutMs?: number;
   /** Bytes on the wire; a longer body is cut there and marked truncated. 0 = no limit. */
   readonly maxBodySize: number;
   /** Bytes after Content-Encoding is undone. 0 = no limit. */
@@ -25,7 +27,7 @@ export interface FetchOptions {
 const ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 
 /**
- * One GET with the crawler's limits: header and idle-body timeouts, a cap on the bytes read and on
+ * One GET with the crawler's limits: header and idle-body timeouts, a deadline on the whole download, a cap on the bytes read and on
  * the bytes decoded, redirects not followed (they are new URLs for the filters). Never rejects with
  * anything but a {@link FetchError}.
  *
@@ -72,6 +74,7 @@ class DocumentHandler implements Dispatcher.DispatchHandler, HeaderObserver {
   /** undici has nothing more to tell: the exchange completed or failed, or we dropped it. */
   private over = false;
   private settled = false;
+  private readonly deadline: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly opts: FetchOptions,
@@ -79,6 +82,9 @@ class DocumentHandler implements Dispatcher.DispatchHandler, HeaderObserver {
     private readonly reject: (err: FetchError) => void,
   ) {
     opts.signal?.addEventListener('abort', this.onAbort);
+    const ms = opts.downloadTimeoutMs ?? 0;
+    // Not retried: a server that could not finish in that long would hold the host's slot as long again.
+    if (ms > 0) this.deadline = setTimeout(() => this.fail(new FetchError('download-timeout', `the download took longer than ${ms} ms`, 'give-up')), ms);
   }
 
   onConnect(abort: (err?: Error) => void): void {
@@ -159,7 +165,7 @@ class DocumentHandler implements Dispatcher.DispatchHandler, HeaderObserver {
     if (this.request === undefined || this.reader === undefined || this.opts.signal?.aborted) return this.reject(error);
     const wire = this.reader.received();
     const cut = {
-      status: this.status, headers: this.headers, body: wire, truncated: true, cutBy: error.code === 'body-timeout' ? ('time' as const) : ('disconnect' as const),
+      status: this.status, headers: this.headers, body: wire, truncated: true, cutBy: error.code === 'body-timeout' || error.code === 'download-timeout' ? ('time' as const) : ('disconnect' as const),
       startedAt: this.startedAt, durationMs: Date.now() - this.startedAt, wire: this.exchange(wire),
     };
     this.reject(new FetchError(error.code, error.message, error.action, cut));
@@ -167,6 +173,7 @@ class DocumentHandler implements Dispatcher.DispatchHandler, HeaderObserver {
 
   private settle(): void {
     this.settled = true;
+    clearTimeout(this.deadline);
     this.drop();
     this.opts.signal?.removeEventListener('abort', this.onAbort);
   }

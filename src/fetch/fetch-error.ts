@@ -5,7 +5,7 @@ export type FailureAction = 'retry' | 'give-up';
 
 /**
  * A fetch that did not produce a usable response, named by a stable `code` (as undici's UND_ERR_*):
- * `connect-timeout`, `header-timeout`, `body-timeout`, `dns`, `refused`, `reset`, `network`,
+ * `connect-timeout`, `header-timeout`, `body-timeout`, `download-timeout`, `dns`, `refused`, `reset`, `network`,
  * `bad-response`, `bad-encoding` (a body not what its Content-Encoding says), `aborted`, `private-address` (the SSRF guard refused the address), and `tls-...` for a
  * certificate that does not verify (never retried: the certificate will not change in a minute);
  * behind a proxy, `proxy-refused` (a CONNECT not answered 200) and `proxy-auth` (407).

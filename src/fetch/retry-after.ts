@@ -1,3 +1,6 @@
+/** The longest Retry-After honoured; a server asking for more is given up on for this crawl, not waited for. */
+export const MAX_RETRY_AFTER_MS = 600_000;
+
 /**
  * A Retry-After header (RFC 9110 §10.2.3), as delay-seconds or an HTTP-date, in ms from `now`;
  * undefined when absent or unreadable. A date in the past is 0.

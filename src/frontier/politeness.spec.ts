@@ -23,6 +23,14 @@ describe('Politeness', () => {
     expect(p.delayMs('a.test')).toBe(3000);
   });
 
+  it('gives a host skipped for a Crawl-delay above max-crawl-delay no rest: its queued requests are skipped at once', () => {
+    const p = new Politeness({ ...heritrix, maxCrawlDelayMs: 60_000, crawlDelayMs: (h) => (h === 'greedy.test' ? 100_000_000 : 60_000) });
+    p.recordFetch('greedy.test', 10);
+    p.backoff('greedy.test', 5000);
+    expect(p.delayMs('greedy.test')).toBe(0);
+    expect(p.delayMs('a.test')).toBe(60_000);
+  });
+
   it('has no delay when every bound is zero', () => {
     const p = new Politeness({ delayFactor: 0, minDelayMs: 0, maxDelayMs: 0 });
     p.recordFetch('a.test', 50);

@@ -8,6 +8,11 @@ export interface PolitenessOptions {
   readonly maxDelayMs: number;
   /** The robots.txt Crawl-delay of a host in ms, a floor under the delay. */
   readonly crawlDelayMs?: (host: string) => number;
+  /**
+   * `max-crawl-delay` in ms; 0 = no limit. A host whose Crawl-delay is above it is skipped: none of
+   * its requests goes out, so none waits for it.
+   */
+  readonly maxCrawlDelayMs?: number;
 }
 
 /**
@@ -36,15 +41,24 @@ export class Politeness implements DelayPolicy {
     this.backoffs.set(host, Math.max(ms, this.backoffs.get(host) ?? 0));
   }
 
-  /** The rest the host needs after a request: the largest of the floor, the delay factor, Crawl-delay and a back-off. */
+  /**
+   * The rest the host needs after a request: the largest of the floor, the delay factor, Crawl-delay
+   * and a back-off; none for a host skipped for its Crawl-delay, whose queued requests are all
+   * skipped without contacting it.
+   */
   delayMs(host: string): number {
     const { delayFactor, minDelayMs, maxDelayMs } = this.opts;
     const duration = this.lastDuration.get(host) ?? 0;
     this.lastDuration.delete(host);
+    const crawlDelay = this.opts.crawlDelayMs?.(host) ?? 0;
+    const maxCrawlDelay = this.opts.maxCrawlDelayMs ?? 0;
+    if (maxCrawlDelay > 0 && crawlDelay > maxCrawlDelay) {
+      this.backoffs.delete(host);
+      return 0;
+    }
     let delay = delayFactor * duration;
     if (delay < minDelayMs) delay = minDelayMs;
     if (maxDelayMs > 0 && delay > maxDelayMs) delay = Math.max(minDelayMs, maxDelayMs);
-    const crawlDelay = this.opts.crawlDelayMs?.(host) ?? 0;
     const backoff = this.backoffs.get(host) ?? 0;
     this.backoffs.delete(host);
     return Math.max(delay, crawlDelay, backoff);

@@ -7,6 +7,14 @@ export type IndexFormat = 'seed' | 'jsonl' | 'csv' | 'edges';
 /** How recrawls are scheduled: every page each `period`, or each page on its own interval (SPEC §10). */
 export type RecrawlPolicy = 'fixed' | 'adaptive';
 
+/** Where `--serve` listens (SPEC §12). */
+export interface ServeAddress {
+  /** An IP address or a name; default 127.0.0.1. */
+  readonly host: string;
+  /** 0 lets the system choose (the log says which). */
+  readonly port: number;
+}
+
 /** One `--resolve HOST:PORT:ADDRESS` entry, as curl's. */
 export interface ResolveEntry {
   readonly host: string;
@@ -54,6 +62,8 @@ export interface CrawlerConfig {
   readonly connectTimeoutMs: number;
   readonly headerTimeoutMs: number;
   readonly bodyTimeoutMs: number;
+  /** The whole of one download, connection to last byte; 0 = no limit. */
+  readonly downloadTimeoutMs: number;
   readonly maxBodySize: number;
   readonly maxDecodedSize: number;
   readonly maxRedirects: number;
@@ -75,6 +85,10 @@ export interface CrawlerConfig {
   // logging
   readonly logFile: string;
   readonly logLevel: 0 | 1 | 2;
+  /** `--serve [HOST:]PORT`: metrics, status, dashboard and control API over HTTP; undefined = off. */
+  readonly serve: ServeAddress | undefined;
+  /** The bearer token of the control API, read from this file; undefined = made at start in the state folder. */
+  readonly serveTokenFile: string | undefined;
   // recrawling-options
   readonly periodHours: number;
   readonly recrawlPolicy: RecrawlPolicy;

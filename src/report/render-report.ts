@@ -4,7 +4,8 @@ import { barChart, columnChart, escapeHtml, rateChart, type Row } from './svg-ch
 
 const rows = (counts: Readonly<Record<string, number>> | undefined): Row[] => Object.entries(counts ?? {});
 
-const STYLE = `
+/** The report's styles, which the live dashboard of `--serve` shares. */
+export const REPORT_STYLE = `
 :root{color-scheme:light dark;--fg:#1d232a;--muted:#5b6570;--bg:#fbfbfa;--card:#fff;--line:#d9dde1;--bar:#2f7d6d;--area:#2f7d6d33}
 @media (prefers-color-scheme:dark){:root{--fg:#e6e8ea;--muted:#9aa4ae;--bg:#14171a;--card:#1c2024;--line:#343a40;--bar:#5cc2a8;--area:#5cc2a833}}
 *{box-sizing:border-box}body{margin:0;font:15px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--fg);background:var(--bg)}
@@ -39,15 +40,8 @@ function pagerankTable(data: ReportData): string | undefined {
   return `<table data-chart="pagerank"><thead><tr><th class="n">#</th><th>URL</th><th class="n">in</th><th class="n">out</th><th class="n">PageRank</th></tr></thead><tbody>${body}</tbody></table>`;
 }
 
-/**
- * The crawl report: one self-contained HTML page (styles inlined, no script, no external resource)
- * with the headline figures and a chart per question a person asks of a crawl, hand-drawn as SVG.
- *
- * @example
- * await writeFile('demo-output/report.html', renderReport(await readReportData('demo-output')));
- */
-export function renderReport(data: ReportData, generatedAt = new Date()): string {
-  const s = data.summary;
+/** The headline figures of a crawl's counters, as `<dl class="figures">`. */
+export function headlineFigures(s: Partial<ReportData['summary']>): string {
   const figures: [string, string][] = [
     ['pages', (s.documents ?? 0).toLocaleString('en')],
     ['indexed', (s.indexed ?? 0).toLocaleString('en')],
@@ -57,26 +51,47 @@ export function renderReport(data: ReportData, generatedAt = new Date()): string
     ['time', `${s.seconds ?? 0} s`],
     ['pages/s', String(s.pagesPerSecond ?? 0)],
   ];
+  return `<dl class="figures">${figures.map(([k, v]) => `<div><dt>${k}</dt><dd>${escapeHtml(v)}</dd></div>`).join('')}</dl>`;
+}
+
+/**
+ * The report's charts, each in its figure, by name (`rate`, `status`, `types`, `hosts`, `depth`,
+ * `durations`, `dropped`, `failures`, `recrawl`, `pagerank`); `rateSource` says where the pages over time come from.
+ */
+export function reportFigures(data: ReportData, rateSource = 'from the journal'): Map<string, string> {
+  const s = data.summary;
+  return new Map([
+    ['rate', figure('rate', 'Pages over time', `pages per second, ${rateSource}`, data.rate.length > 0 ? rateChart('rate', 'Pages per second', data.rate, data.spanSeconds) : undefined, true)],
+    ['status', figure('status', 'Status codes', 'responses, redirects and failures included', bars('status', 'Status codes', rows(s.byStatus)))],
+    ['types', figure('types', 'Types', 'documents by type', bars('types', 'Types', rows(s.byType)))],
+    ['hosts', figure('hosts', 'Top hosts', 'documents, the 10 busiest hosts', bars('hosts', 'Top hosts', rows(s.topHosts)))],
+    ['depth', figure('depth', 'Depth', 'documents by links from a seed', data.depth.length > 0 ? columnChart('depth', 'Depth', data.depth) : undefined)],
+    ['durations', figure('durations', 'Fetch durations', 'documents by time to fetch', data.durations.some((r) => r[1] > 0) ? columnChart('durations', 'Fetch durations', data.durations) : undefined)],
+    ['dropped', figure('dropped', 'Drop reasons', 'URLs not fetched, by reason', bars('dropped', 'Drop reasons', rows(s.droppedByReason)))],
+    ['failures', figure('failures', 'Failures', 'requests that failed, by code', bars('failures', 'Failures', rows(s.failuresByCode)))],
+    ...(s.recrawl === undefined ? [] : [['recrawl', figure('recrawl', 'Recrawl', 'pages against the last crawl', bars('recrawl', 'Recrawl', rows(s.recrawl)))] as const]),
+    ['pagerank', figure('pagerank', 'PageRank top 20', 'over the link graph of index.txt', pagerankTable(data), true)],
+  ]);
+}
+
+/**
+ * The crawl report: one self-contained HTML page (styles inlined, no script, no external resource)
+ * with the headline figures and a chart per question a person asks of a crawl, hand-drawn as SVG.
+ *
+ * @example
+ * await writeFile('demo-output/report.html', renderReport(await readReportData('demo-output')));
+ */
+export function renderReport(data: ReportData, generatedAt = new Date()): string {
+  const s = data.summary;
   const state = s.completed === false ? `interrupted, ${s.pending ?? 0} URLs pending` : 'completed';
-  const charts = [
-    figure('rate', 'Pages over time', 'pages per second, from the journal', data.rate.length > 0 ? rateChart('rate', 'Pages per second', data.rate, data.spanSeconds) : undefined, true),
-    figure('status', 'Status codes', 'responses, redirects and failures included', bars('status', 'Status codes', rows(s.byStatus))),
-    figure('types', 'Types', 'documents by type', bars('types', 'Types', rows(s.byType))),
-    figure('hosts', 'Top hosts', 'documents, the 10 busiest hosts', bars('hosts', 'Top hosts', rows(s.topHosts))),
-    figure('depth', 'Depth', 'documents by links from a seed', data.depth.length > 0 ? columnChart('depth', 'Depth', data.depth) : undefined),
-    figure('durations', 'Fetch durations', 'documents by time to fetch', data.durations.some((r) => r[1] > 0) ? columnChart('durations', 'Fetch durations', data.durations) : undefined),
-    figure('dropped', 'Drop reasons', 'URLs not fetched, by reason', bars('dropped', 'Drop reasons', rows(s.droppedByReason))),
-    figure('failures', 'Failures', 'requests that failed, by code', bars('failures', 'Failures', rows(s.failuresByCode))),
-    ...(s.recrawl === undefined ? [] : [figure('recrawl', 'Recrawl', 'pages against the last crawl', bars('recrawl', 'Recrawl', rows(s.recrawl)))]),
-    figure('pagerank', 'PageRank top 20', 'over the link graph of index.txt', pagerankTable(data), true),
-  ];
+  const charts = [...reportFigures(data).values()];
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
-<title>tarantula report: ${escapeHtml(data.repository)}</title><style>${STYLE}</style></head>
+<title>tarantula report: ${escapeHtml(data.repository)}</title><style>${REPORT_STYLE}</style></head>
 <body><header><h1>Crawl report: ${escapeHtml(data.repository)}</h1>
 <p>${escapeHtml(state)}; written ${escapeHtml(generatedAt.toISOString())} by tarantula report</p>
-<dl class="figures">${figures.map(([k, v]) => `<div><dt>${k}</dt><dd>${escapeHtml(v)}</dd></div>`).join('')}</dl></header>
+${headlineFigures(s)}</header>
 <main>${charts.join('\n')}</main></body></html>
 `;
 }

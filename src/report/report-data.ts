@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { CrawlSummary } from '../sinks/crawl-stats.js';
+import { DURATION_BOUNDS_MS as DURATION_BOUNDS, type CrawlSummary } from '../sinks/crawl-stats.js';
 import { pagerank } from '../pagerank/pagerank.js';
 import { rankPages, type RankedPage } from '../pagerank/rank-pages.js';
 import { readLinkGraph } from '../pagerank/read-link-graph.js';
@@ -11,8 +11,6 @@ import type { Interval, Row } from './svg-charts.js';
 /** Intervals of the pages-over-time chart, at most; fewer for a small crawl, so that each holds a few pages. */
 const RATE_POINTS = 60;
 const PAGES_PER_POINT = 5;
-/** Upper bounds (ms) of the fetch-duration ranges; the last range is everything above. */
-const DURATION_BOUNDS = [10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000];
 const PAGERANK_TOP = 20;
 
 /** Everything the report shows, read from a repository. */
@@ -70,8 +68,7 @@ export async function readReportData(repository: string): Promise<ReportData> {
     rate,
     spanSeconds,
     depth: Array.from(depth, (n, d) => [String(d), n ?? 0] as const),
-    // Ranges above the slowest fetch are left out: a loopback crawl is not drawn over ten empty columns.
-    durations: durations.slice(0, durations.findLastIndex((n) => n > 0) + 1).map((n, i) => [durationLabel(i), n] as const),
+    durations: durationRows(durations),
     pagerank: await topPages(join(repository, 'index.txt')),
   };
 }
@@ -126,6 +123,17 @@ function rateOverTime(times: number[]): { rate: Interval[]; spanSeconds: number 
   const counts = new Array<number>(intervals).fill(0);
   for (const t of times) counts[Math.min(intervals - 1, Math.floor((t - first) / width))]! += 1;
   return { rate: counts.map((n, i) => [(i * width) / 1000, ((i + 1) * width) / 1000, (n * 1000) / width]), spanSeconds: spanMs / 1000 };
+}
+
+/**
+ * Documents by fetch-duration range (a count per range of DURATION_BOUNDS_MS) as chart rows. Ranges
+ * above the slowest fetch are left out: a loopback crawl is not drawn over ten empty columns.
+ *
+ * @example
+ * durationRows([0, 3, 1, 0]) //=> [['<10 ms', 0], ['<25 ms', 3], ['<50 ms', 1]]
+ */
+export function durationRows(counts: readonly number[]): Row[] {
+  return counts.slice(0, counts.findLastIndex((n) => n > 0) + 1).map((n, i) => [durationLabel(i), n] as const);
 }
 
 /** A range by its upper bound (`<25 ms`: from the previous bound to 25 ms), the last by its lower one. */

@@ -15,6 +15,15 @@ function bump(map: Map<string, number>, key: string, by = 1): void {
 const sorted = (map: Map<string, number>, top = Infinity): Record<string, number> =>
   Object.fromEntries([...map].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, top));
 
+/** Upper bounds (ms) of the fetch-duration ranges (the report's chart, the metrics' histogram); the last range is everything above. */
+export const DURATION_BOUNDS_MS: readonly number[] = [10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000];
+
+/** Documents by fetch duration: a count per range of {@link DURATION_BOUNDS_MS} (one more for above), and the sum. */
+export interface DurationCounts {
+  readonly counts: readonly number[];
+  readonly sumMs: number;
+}
+
 /** The counters as stats.json has them. */
 export type CrawlSummary = ReturnType<CrawlStats['summary']>;
 
@@ -46,6 +55,8 @@ export class CrawlStats {
   private readonly recrawl = { new: 0, changed: 0, unchanged: 0, gone: 0 };
   /** Sitemaps read, missing (4xx), and the URLs they listed. */
   private readonly sitemaps = { read: 0, missing: 0, urls: 0 };
+  private readonly durationCounts = new Array<number>(DURATION_BOUNDS_MS.length + 1).fill(0);
+  private durationSumMs = 0;
 
   /** `previous` gives the last crawl's record of a page, to sort a recrawl's documents into new / changed / unchanged / gone. */
   constructor(private readonly previous: (url: string) => IndexRecord | undefined = () => undefined) {}
@@ -63,6 +74,7 @@ export class CrawlStats {
         bump(this.byGroup, TYPE_GROUPS[out.doc.type] ?? 'other');
         bump(this.byStatus, String(out.status));
         bump(this.byHost, out.req.host);
+        this.timed(out.durationMs);
         this.countRecrawl(out.record, out.req.url, out.unchanged);
         break;
       case 'redirect':
@@ -90,6 +102,23 @@ export class CrawlStats {
         if ((out.status === 404 || out.status === 410) && this.previous(out.req.url) !== undefined) this.recrawl.gone++;
         break;
     }
+  }
+
+  private timed(ms: number): void {
+    let range = 0;
+    while (range < DURATION_BOUNDS_MS.length && ms >= DURATION_BOUNDS_MS[range]!) range++;
+    this.durationCounts[range]!++;
+    this.durationSumMs += ms;
+  }
+
+  /** Documents by fetch duration, so far. */
+  durations(): DurationCounts {
+    return { counts: [...this.durationCounts], sumMs: this.durationSumMs };
+  }
+
+  /** Failures by code and URLs dropped by reason, so far (unsorted: for the metrics). */
+  failuresByCodeAndDrops(): { readonly failures: ReadonlyMap<string, number>; readonly dropped: ReadonlyMap<string, number> } {
+    return { failures: this.failuresByCode, dropped: this.droppedByReason };
   }
 
   /** A page the last crawl did not have is new; one it had is unchanged when a 304 or the same content MD5 says so. */

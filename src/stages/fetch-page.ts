@@ -6,7 +6,7 @@ import { type FetchResponse, type Validators } from '../model/fetch-response.js'
 import { FetchError } from '../fetch/fetch-error.js';
 import type { Fetched, Outcome } from '../model/outcome.js';
 import { passOutcomes } from './pass-outcomes.js';
-import { retryAfterMs } from '../fetch/retry-after.js';
+import { MAX_RETRY_AFTER_MS, retryAfterMs } from '../fetch/retry-after.js';
 import { retryDelayMs } from '../fetch/retry-delay.js';
 import { SITEMAP_MAX_BYTES } from '../sitemap/read-sitemap.js';
 import { noRoom } from '../store/no-room.js';
@@ -23,9 +23,6 @@ export interface FetchPageOptions extends FetchOptions {
   /** Archives every response (a WARC); the request is done only once it has resolved. */
   readonly archive?: (req: CrawlRequest, response: FetchResponse) => Promise<void>;
 }
-
-/** The longest Retry-After honoured; a server asking for more is given up on for this crawl. */
-const MAX_RETRY_AFTER_MS = 600_000;
 
 /**
  * Fetches a request and sorts the answer: 2xx (and 304 on recrawl) go on to parsing; a redirect

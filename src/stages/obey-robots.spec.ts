@@ -9,7 +9,7 @@ import { obeyRobots } from './obey-robots.js';
 const req = (path: string, attempt = 0): CrawlRequest => ({ url: `http://a.test${path}`, host: 'a.test', depth: 0, originalUrl: path, redirects: 0, attempt });
 
 /** obeyRobots over a robots.txt answered with `status` and `body`; counts the robots.txt fetches. */
-function setup(status: number, body = '', headers: Record<string, string> = {}, maxCrawlDelayMs = 60_000) {
+function setup(status: number, body = '', headers: Record<string, string> = {}, maxCrawlDelayMs = 60_000, sitemaps = false) {
   let fetches = 0;
   const fetch = async (): Promise<FetchResponse> => {
     fetches++;
@@ -17,7 +17,7 @@ function setup(status: number, body = '', headers: Record<string, string> = {}, 
   };
   const robots = new RobotsCache({ fetch, userAgent: 'tarantula/1.0', ttlMs: 60_000 });
   const politeness = new Politeness({ delayFactor: 0, minDelayMs: 0, maxDelayMs: 0, crawlDelayMs: (h) => robots.crawlDelayMs(h) });
-  const stage = obeyRobots({ robots, politeness, userAgent: 'tarantula/1.0', maxRetries: 1, maxCrawlDelayMs });
+  const stage = obeyRobots({ robots, politeness, userAgent: 'tarantula/1.0', maxRetries: 1, maxCrawlDelayMs, sitemaps });
   return { stage, run: (r: CrawlRequest) => firstValueFrom(of(r).pipe(stage)), politeness, fetches: () => fetches };
 }
 
@@ -43,6 +43,12 @@ describe('obeyRobots', () => {
     expect(politeness.delayMs('a.test')).toBe(3000);
   });
 
+  it('gives up at once on a robots.txt whose Retry-After is above the longest honoured, as on a page', async () => {
+    const { run, fetches } = setup(503, '', { 'retry-after': '100000' });
+    expect(await run(req('/'))).toMatchObject({ kind: 'skipped', reason: 'robots-unavailable' });
+    expect(fetches()).toBe(1);
+  });
+
   it('after max-retries, skips the request as robots-unavailable, and every later one at once', async () => {
     const { run, fetches } = setup(500);
     expect(await run(req('/', 1))).toMatchObject({ kind: 'skipped', reason: 'robots-unavailable', message: 'http://a.test/robots.txt: HTTP 500' });
@@ -53,6 +59,13 @@ describe('obeyRobots', () => {
   it('skips a host whose Crawl-delay is above max-crawl-delay, saying so', async () => {
     const { run } = setup(200, 'User-agent: *\nCrawl-delay: 90\n');
     expect(await run(req('/'))).toMatchObject({ kind: 'skipped', reason: 'crawl-delay', message: 'Crawl-delay 90 s is above max-crawl-delay' });
+  });
+
+  it('reads no sitemap of a host skipped for its Crawl-delay', async () => {
+    const { run } = setup(200, 'User-agent: *\nCrawl-delay: 100000\nSitemap: http://a.test/map.xml\n', {}, 60_000, true);
+    const out = await run(req('/'));
+    expect(out).toMatchObject({ kind: 'skipped', reason: 'crawl-delay' });
+    expect(out).not.toHaveProperty('links');
   });
 
   it('honours a Crawl-delay within max-crawl-delay as the host’s politeness delay', async () => {

@@ -6,6 +6,7 @@ import type { Outcome } from '../model/outcome.js';
 import { passOutcomes } from './pass-outcomes.js';
 import { originOf } from '../url/url-parts.js';
 import { retryDelayMs } from '../fetch/retry-delay.js';
+import { MAX_RETRY_AFTER_MS } from '../fetch/retry-after.js';
 import { unavailableReason } from './robots-allowed.js';
 
 /** What {@link obeyRobots} needs: the robots.txt cache, politeness, the user agent, and the retry and crawl-delay limits. */
@@ -43,7 +44,9 @@ export function obeyRobots(opts: ObeyRobotsOptions): OperatorFunction<CrawlReque
     return opts.robots.get(origin).then((v): Outcome => {
       if (v.state === 'unavailable' && opts.signal?.aborted) return { kind: 'unfinished', req };
       const verdict = judge(req, origin, v, opts);
-      const links = opts.sitemaps && v.state === 'ready' ? sitemapsOf(req, origin, v.rules.sitemaps, opts.sitemaps === 'guess') : undefined;
+      // A host skipped for its Crawl-delay is skipped whole: its sitemaps too.
+      const skipsHost = verdict?.kind === 'skipped' && verdict.reason === 'crawl-delay';
+      const links = opts.sitemaps && v.state === 'ready' && !skipsHost ? sitemapsOf(req, origin, v.rules.sitemaps, opts.sitemaps === 'guess') : undefined;
       if (verdict === undefined) return { kind: 'robots-fetched', req, ...(links ? { links } : {}) };
       return links && verdict.kind === 'skipped' ? { ...verdict, links } : verdict;
     });
@@ -63,8 +66,9 @@ function sitemapsOf(req: CrawlRequest, origin: string, listed: readonly string[]
 /** What ends the request here, or undefined when robots.txt lets it through. */
 function judge(req: CrawlRequest, origin: string, verdict: RobotsVerdict, opts: ObeyRobotsOptions): Outcome | undefined {
   if (verdict.state === 'unavailable') {
-    if (verdict.retry && req.attempt < opts.maxRetries) {
-      opts.politeness.backoff(req.host, verdict.retryAfterMs ?? retryDelayMs(req.attempt));
+    const asked = verdict.retryAfterMs;
+    if (verdict.retry && req.attempt < opts.maxRetries && (asked === undefined || asked <= MAX_RETRY_AFTER_MS)) {
+      opts.politeness.backoff(req.host, asked ?? retryDelayMs(req.attempt));
       const retry: Outcome = { kind: 'retry', req, retry: { ...req, attempt: req.attempt + 1 }, code: verdict.code, message: verdict.message };
       return retry;
     }

@@ -99,13 +99,30 @@ describe('compileListPattern', () => {
     expect(compileListPattern(re).source).toBe(source);
   });
 
-  it('keeps other flags and drops g and y', () => {
-    expect(compileListPattern(/.*x/giy).flags).toBe('i');
-    const plain = /x/i;
-    expect(compileListPattern(plain)).toBe(plain);
+  it('keeps other flags and drops g and y, in a regexp of its own', () => {
+    expect(compileListPattern(/.*x/gmy).flags).toBe('m');
+    const plain = /x/s;
+    expect(compileListPattern(plain)).not.toBe(plain);
+    expect(compileListPattern(plain).flags).toBe('s');
   });
 
-  const patterns = [/.*\?.*/, /^#.*/, /.*a|b.*/, /.*x.*$/, /a\.*/, /a\\.*/, /.*(?<=a)b/, /.*/, /.*\.[pP][dD][fF]$/s];
+  it('finishes a pattern that backtracks catastrophically on a URL made for it', () => {
+    const url = `http://x.test/${'a'.repeat(40)}b`;
+    expect(compileListPattern(/(a+)+$/).test(url)).toBe(false);
+    expect(compileListPattern(/^(\w+\s?)*$/).test(url)).toBe(false);
+  });
+
+  it.each([
+    [/(?=a)(a+)+$/, 'a lookahead'],
+    [/(?<!a)b/, 'a lookbehind'],
+    [/(a+)\1/, 'a backreference'],
+    [/[\w-]{1,200}x/, 'a repeat count above 16'],
+    [/\.pdf$/i, 'the i flag'],
+  ])('refuses %s, which V8 cannot bound, naming %s', (re, why) => {
+    expect(() => compileListPattern(re)).toThrow(`cannot be matched in linear time (${why}`);
+  });
+
+  const patterns = [/.*\?.*/, /^#.*/, /.*a|b.*/, /.*x.*$/, /a\.*/, /a\\.*/, /.*/, /.*\.[pP][dD][fF]$/s];
   const inputs = ['', '?', 'a', 'b', '#x', 'x#', 'ab', 'a.', 'a\\', 'x\n', 'y\nx', 'doc.PDF', 'doc.pdf\n', 'a..b'];
   it.each(patterns)('matches exactly the same strings as %s', (re) => {
     const compiled = compileListPattern(re);

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Before the tests: the real components they run (redis-server for the distributed crawl, chromium
-# for the report) are found, or installed from Debian's packages when this is root with apt-get, or
-# the run stops at once with one line saying how to install them. No test is skipped for want of one.
+# for the report and the dashboard, promtool for the metrics of --serve) are found, or installed
+# from Debian's packages when this is root with apt-get, or the run stops at once with one line
+# saying how to install them. No test is skipped for want of one.
 set -euo pipefail
 
 # command  Debian package
 needs=(
   "redis-server redis-server"
   "chromium chromium"
+  "promtool prometheus"
 )
 
 missing=()
