@@ -1,19 +1,25 @@
 /**
  * The shared frontier at scale, without a network (`npx tsx bench/redis-frontier-sim.ts [--hosts 5000]
- * [--pages-per-host 20] [--workers 8] [--threads 16] [--latency 100] [--delay 0] [--seconds 20]`):
- * simulated workers, each the real crawl loop (`crawl()`) over the real {@link SharedFrontier} and its
- * sync script on a redis-server of its own, with a "fetch" that is a timer of `latency` ms, on a web
- * of `hosts` × `pages-per-host` pages (page K links K·2+1 and K·2+2 of its host and page K of two other
- * hosts, so that most links are duplicates). Prints pages/s, syncs/s (round trips), leases/s, Redis
- * CPU per sync and per page, and the pages/s at which one Redis core would be saturated.
+ * [--pages-per-host 20] [--workers 8] [--threads 16] [--latency 100] [--delay 0] [--seconds 20]
+ * [--cluster 3]`): simulated workers, each the real crawl loop (`crawl()`) over the real
+ * {@link SharedFrontier} and its sync script, on a redis-server of its own or (`--cluster N`) on a
+ * Redis Cluster of N masters started on loopback, connected and sharded as a worker does; a "fetch"
+ * is a timer of `latency` ms, on a web of `hosts` × `pages-per-host` pages (page K links K·2+1 and
+ * K·2+2 of its host and page K of two other hosts, so that most links are duplicates). Prints pages/s,
+ * syncs/s (round trips), leases/s, Redis CPU per sync and per page (used_cpu_sys + used_cpu_user of
+ * each redis-server, from INFO before and after, less what it uses idle over 3 s before), per node,
+ * and the pages/s at which the busiest node would be saturated.
  */
 import { map, mergeMap, of, timer } from 'rxjs';
 import { Redis } from 'ioredis';
+import { connectFrontier, type FrontierRedis } from '../src/distributed/connect-frontier.js';
+import { openCrawlShards } from '../src/distributed/crawl-shards.js';
 import { SharedFrontier } from '../src/distributed/shared-frontier.js';
 import { crawl } from '../src/engine/crawl.js';
 import type { Outcome } from '../src/model/outcome.js';
 import { endOf } from '../src/model/request-end.js';
 import type { Candidate, CrawlRequest } from '../src/model/crawl-request.js';
+import { startRedisCluster } from '../test/support/redis-cluster.js';
 import { startRedis } from '../test/support/redis-server.js';
 
 const argv = process.argv.slice(2);
@@ -25,13 +31,20 @@ const threads = num('--threads', 16);
 const latencyMs = num('--latency', 100);
 const delayMs = num('--delay', 0);
 const seconds = num('--seconds', 20);
+const masters = num('--cluster', 0);
 
-const server = await startRedis();
-const admin = new Redis(server.url);
-const redisCpu = async (): Promise<number> => {
-  const info = await admin.info('cpu');
-  return Number(/^used_cpu_user:([\d.]+)/m.exec(info)![1]) + Number(/^used_cpu_sys:([\d.]+)/m.exec(info)![1]);
-};
+const server = masters > 0 ? await startRedisCluster(masters) : await startRedis();
+const url = 'url' in server && typeof server.url === 'string' ? server.url : (server as Awaited<ReturnType<typeof startRedisCluster>>).url(1);
+const ports = 'ports' in server ? server.ports : [server.port];
+const admins = ports.map((port) => new Redis({ port, host: '127.0.0.1' }));
+/** Seconds of CPU each redis-server has used. */
+const redisCpu = (): Promise<number[]> =>
+  Promise.all(
+    admins.map(async (admin) => {
+      const info = await admin.info('cpu');
+      return Number(/^used_cpu_user:([\d.]+)/m.exec(info)![1]) + Number(/^used_cpu_sys:([\d.]+)/m.exec(info)![1]);
+    }),
+  );
 
 const hostName = (h: number): string => `h${h}.sim.test`;
 const page = (h: number, k: number): string => `http://${hostName(h)}/${k}`;
@@ -47,13 +60,21 @@ const request = (url: string, depth: number): CrawlRequest => ({ url, host: new 
 
 let pages = 0;
 const frontiers: SharedFrontier[] = [];
-const connections: Redis[] = [];
+const connections: FrontierRedis[] = [];
+// Connected and sharded as a worker is, before the clock starts.
+const connected = await Promise.all(Array.from({ length: workers }, () => connectFrontier(url)));
+const shards = await openCrawlShards(connected[0]!, 'sim');
+// What the servers use doing nothing (a cluster's nodes gossip and check each other): taken off below.
+const idle0 = await redisCpu();
+await new Promise((r) => setTimeout(r, 3000));
+const idlePerSecond = (await redisCpu()).map((c, i) => (c - idle0[i]!) / 3);
 const stop = timer(seconds * 1000);
-const runs = Array.from({ length: workers }, (_, w) => {
-  const redis = new Redis(server.url);
+const cpu0 = await redisCpu();
+const t0 = performance.now();
+const runs = connected.map(({ redis }, w) => {
   connections.push(redis);
   const frontier = new SharedFrontier({
-    redis, crawlId: 'sim', worker: `sim#${w}`, order: 'bfs', maxPerHost: 1, politeness: { delayMs: () => delayMs },
+    redis, shards, worker: `sim#${w}`, order: 'bfs', maxPerHost: 1, politeness: { delayMs: () => delayMs },
     requestsInFlight: threads, leaseMs: 60_000, maxPagesPerHost: 0, maxPages: 0, reapDelayMs: 0, durable: async () => undefined, canonical: (u) => u, onError: (err) => console.error(`worker ${w}: ${err.message}`),
   });
   frontiers.push(frontier);
@@ -79,19 +100,23 @@ const runs = Array.from({ length: workers }, (_, w) => {
   );
 });
 
-const cpu0 = await redisCpu();
-const t0 = performance.now();
 await Promise.all(runs);
 const wall = (performance.now() - t0) / 1000;
-const cpu = (await redisCpu()) - cpu0;
-const syncs = frontiers.reduce((n, f) => n + f.roundTrips, 0);
+const perNode = (await redisCpu()).map((c, i) => Math.max(0, c - cpu0[i]! - idlePerSecond[i]! * wall));
+const cpu = perNode.reduce((a, b) => a + b, 0);
+const busiest = Math.max(...perNode);
+const syncs = frontiers.reduce((n, f) => n + f.syncs, 0);
+const calls = frontiers.reduce((n, f) => n + f.roundTrips, 0);
 const leases = frontiers.reduce((n, f) => n + f.leases, 0);
 const fmt = (n: number, d = 1): string => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
-console.log(`simulated: ${hosts} hosts × ${perHost} pages, ${workers} workers × ${threads} threads, fetch ${latencyMs} ms, delay ${delayMs} ms, ${fmt(wall, 1)} s`);
+const where = masters > 0 ? `a ${masters}-master cluster` : 'one standalone Redis';
+console.log(`simulated on ${where}: ${hosts} hosts × ${perHost} pages, ${workers} workers × ${threads} threads, fetch ${latencyMs} ms, delay ${delayMs} ms, ${fmt(wall, 1)} s`);
 console.log(`  pages          ${pages} → ${fmt(pages / wall)} pages/s (ceiling of the workers: ${fmt((workers * threads * 1000) / latencyMs)})`);
-console.log(`  syncs          ${syncs} → ${fmt(syncs / wall)}/s, ${fmt(syncs / pages, 3)} per page; leases ${leases} → ${fmt(leases / wall)}/s`);
-console.log(`  redis CPU      ${fmt(cpu, 2)} s = ${fmt((cpu / wall) * 100)} % of a core; ${fmt((cpu / syncs) * 1e6, 0)} µs per sync, ${fmt((cpu / pages) * 1e6, 0)} µs per page`);
-console.log(`  one Redis core saturates near ${fmt(pages / cpu, 0)} pages/s (${fmt(syncs / cpu, 0)} syncs/s) at this shape`);
+console.log(`  syncs          ${syncs} → ${fmt(syncs / wall)}/s, ${fmt(syncs / pages, 3)} per page, ${fmt(calls / syncs, 2)} script calls each; leases ${leases} → ${fmt(leases / wall)}/s`);
+console.log(`  redis CPU      ${fmt(cpu, 2)} s = ${fmt((cpu / wall) * 100)} % of a core; ${fmt((cpu / calls) * 1e6, 0)} µs per script call, ${fmt((cpu / pages) * 1e6, 0)} µs per page`);
+console.log(`  idle servers   ${idlePerSecond.map((c) => `${fmt(c * 100, 2)} %`).join(' · ')} of a core each (taken off the figures above and below)`);
+if (masters > 0) console.log(`  per node       ${perNode.map((c) => `${fmt((c / pages) * 1e6, 0)} µs (${fmt((c / wall) * 100)} %)`).join(' · ')} per page`);
+console.log(`  the busiest Redis core saturates near ${fmt(pages / busiest, 0)} pages/s at this shape (${fmt(calls / cpu, 0)} script calls/s a core)`);
 for (const c of connections) c.disconnect();
-admin.disconnect();
+for (const admin of admins) admin.disconnect();
 await server.close();

@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { crawlShards } from '../src/distributed/crawl-shards.js';
 import { SharedFrontier } from '../src/distributed/shared-frontier.js';
 import { startRedis } from '../test/support/redis-server.js';
 
@@ -19,7 +20,7 @@ const server = await startRedis();
 const redis = new Redis(server.url);
 const usedMemory = async (): Promise<number> => Number(/^used_memory:(\d+)/m.exec(await redis.info('memory'))![1]);
 const frontier = new SharedFrontier({
-  redis, crawlId: 'mem', worker: 'bench#0', order: 'bfs', maxPerHost: 1, politeness: { delayMs: () => 0 },
+  redis, shards: crawlShards(['mem']), worker: 'bench#0', order: 'bfs', maxPerHost: 1, politeness: { delayMs: () => 0 },
   // No host is leased: the admitted requests stay queued, as a crawl's backlog does.
   requestsInFlight: 0, leaseMs: 60_000, maxPagesPerHost: 0, maxPages: 0, reapDelayMs: 0, durable: async () => undefined, canonical: (u) => u, onError: (err) => { throw err; },
 });

@@ -8,6 +8,7 @@
  *   npm run bench -- --pages 20000 --warc           # the same crawl archived as WARC (and CDXJ)
  *   npm run bench -- --pages 20000 --serve          # the same crawl with --serve (metrics, status, control API) on
  *   npm run bench -- --pages 20000 --frontier redis --workers 1,2,4   # the shared frontier, against in-process
+ *   npm run bench -- --pages 20000 --frontier cluster --workers 2     # the same on a 3-master Redis Cluster
  *   npm run bench -- --pages 20000 --compare-crawlee DIR   # then Crawlee from DIR (npm install --prefix DIR crawlee@3.18.1)
  *
  * Each server runs in a child process of its own; the crawler is `bin/tarantula crawl` on a
@@ -16,8 +17,9 @@
  * (a site at that many connections only, instead of 1 and then --threads), --keep (keep
  * the work folder), --json FILE (append the results as JSON lines), --node-args "FLAGS" (for the
  * crawler's node). With --frontier redis, a redis-server of its own (temp dir, AOF on, as the
- * README says to run it) serves each run; its command count
- * (INFO commandstats) and CPU (INFO cpu) give Redis round trips and Redis CPU per page.
+ * README says to run it; --frontier cluster: a 3-master Redis Cluster of its own, each node so)
+ * serves each run; its command count (INFO commandstats) and CPU (INFO cpu), summed over the
+ * nodes, give Redis round trips and Redis CPU per page.
  */
 import { appendFile, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -29,7 +31,9 @@ import { runCrawlee } from './run-crawlee.js';
 import { runWget } from './run-wget.js';
 import type { TimeFigures } from './timed-run.js';
 import { expected, hubUrl } from './synthetic-web.js';
-import { startRedis, type TestRedis } from '../test/support/redis-server.js';
+import type { Redis } from 'ioredis';
+import { startRedisCluster } from '../test/support/redis-cluster.js';
+import { startRedis } from '../test/support/redis-server.js';
 
 const argv = process.argv.slice(2);
 const value = (name: string): string | undefined => {
@@ -46,7 +50,9 @@ const jsonFile = value('--json');
 const cpuProfDir = value('--cpu-prof');
 /** Flags for the crawler's node, e.g. `--node-args "--max-semi-space-size=4"`. */
 const extraNodeArgs = value('--node-args')?.split(/\s+/).filter(Boolean) ?? [];
-const sharedFrontier = value('--frontier') === 'redis';
+/** `redis`: a redis-server of its own; `cluster`: a Redis Cluster of 3 masters of its own. */
+const frontierKind = value('--frontier');
+const sharedFrontier = frontierKind === 'redis' || frontierKind === 'cluster';
 const workerCounts = (value('--workers') ?? '1').split(',').map(Number);
 /** A crawl that has not finished by then is cut (and the check says INCOMPLETE): 290 s, or 10 ms a page for the largest webs. */
 const timeLimitSeconds = (pages: number): number => Math.max(290, Math.ceil(pages / 100));
@@ -98,16 +104,21 @@ async function measure(label: string, server: ChildServer, settings: CrawlSettin
  * Redis's own figures: round trips (every worker sync is one EVALSHA; commandstats also counts the
  * commands a script runs, reported apart), and CPU seconds.
  */
-async function redisFigures(redis: TestRedis): Promise<{ roundTrips: number; commands: number; cpuSeconds: number }> {
-  const client = redis.client();
-  const stats = await client.info('commandstats');
-  const cpu = await client.info('cpu');
-  client.disconnect();
-  const calls = [...stats.matchAll(/^cmdstat_(\w+):calls=(\d+)/gm)].filter(([, name]) => name !== 'info');
-  const commands = calls.reduce((n, m) => n + Number(m[2]), 0);
-  const roundTrips = calls.filter(([, name]) => name === 'evalsha' || name === 'eval' || name === 'ping').reduce((n, m) => n + Number(m[2]), 0);
-  const field = (name: string): number => Number(new RegExp(`^${name}:([\\d.]+)`, 'm').exec(cpu)?.[1] ?? NaN);
-  return { roundTrips, commands, cpuSeconds: field('used_cpu_user') + field('used_cpu_sys') };
+async function redisFigures(clients: readonly Redis[]): Promise<{ roundTrips: number; commands: number; cpuSeconds: number; perNode: number[] }> {
+  const figures = await Promise.all(
+    clients.map(async (client) => {
+      const stats = await client.info('commandstats');
+      const cpu = await client.info('cpu');
+      client.disconnect();
+      const calls = [...stats.matchAll(/^cmdstat_(\w+):calls=(\d+)/gm)].filter(([, name]) => name !== 'info' && name !== 'cluster');
+      const commands = calls.reduce((n, m) => n + Number(m[2]), 0);
+      const roundTrips = calls.filter(([, name]) => name === 'evalsha' || name === 'eval' || name === 'ping').reduce((n, m) => n + Number(m[2]), 0);
+      const field = (name: string): number => Number(new RegExp(`^${name}:([\\d.]+)`, 'm').exec(cpu)?.[1] ?? NaN);
+      return { roundTrips, commands, cpuSeconds: field('used_cpu_user') + field('used_cpu_sys') };
+    }),
+  );
+  const sum = (key: 'roundTrips' | 'commands' | 'cpuSeconds'): number => figures.reduce((n, f) => n + f[key], 0);
+  return { roundTrips: sum('roundTrips'), commands: sum('commands'), cpuSeconds: sum('cpuSeconds'), perNode: figures.map((f) => f.cpuSeconds) };
 }
 
 /** Crawlee's CheerioCrawler on the same server, right after our run: pages/s, CPU, RSS, and the ratio. */
@@ -149,13 +160,16 @@ async function syntheticWeb(pages: number): Promise<boolean> {
     if (crawleeDir !== undefined) ok = (await compareCrawlee(resolve(crawleeDir), server, ours, pages)) && ok;
     if (!sharedFrontier) return ok;
     for (const workers of workerCounts) {
-      const redis = await startRedis();
+      const redis = frontierKind === 'cluster' ? await startRedisCluster(3) : await startRedis();
       try {
-        const label = `synthetic web: ${fmt(pages, 0)} pages on ${hosts} hosts (+ hub), shared frontier on Redis, ${workers} worker(s) × threads ${threads}`;
-        const run = await measure(label, server, { ...settings, frontier: redis.url, workers }, { pages, hosts, threads, workers, frontier: 'redis' });
-        const r = await redisFigures(redis);
+        const cluster = 'ports' in redis;
+        const label = `synthetic web: ${fmt(pages, 0)} pages on ${hosts} hosts (+ hub), shared frontier on ${cluster ? 'a 3-master Redis Cluster' : 'Redis'}, ${workers} worker(s) × threads ${threads}`;
+        const url = cluster ? redis.url(0) : redis.url;
+        const run = await measure(label, server, { ...settings, frontier: url, workers }, { pages, hosts, threads, workers, frontier: frontierKind });
+        const r = await redisFigures(cluster ? redis.ports.map((_, i) => redis.node(i)) : [redis.client()]);
         const perPage = (n: number): string => fmt(n / run.stats.documents, 3);
-        console.log(`  redis          ${perPage(r.roundTrips)} round trips per page (${r.roundTrips}), ${perPage(r.commands)} commands per page inside them; Redis CPU ${fmt(r.cpuSeconds, 2)} s = ${fmt((r.cpuSeconds / run.stats.documents) * 1e6, 0)} µs per page`);
+        const µs = (seconds: number): string => fmt((seconds / run.stats.documents) * 1e6, 0);
+        console.log(`  redis          ${perPage(r.roundTrips)} round trips per page (${r.roundTrips}), ${perPage(r.commands)} commands per page inside them; Redis CPU ${fmt(r.cpuSeconds, 2)} s = ${µs(r.cpuSeconds)} µs per page${cluster ? ` (per node ${r.perNode.map(µs).join(' · ')} µs)` : ''}`);
         ok = check(run) && ok;
       } finally {
         await redis.close();

@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { crawlShards } from '../src/distributed/crawl-shards.js';
 import { SharedFrontier, type SharedFrontierOptions } from '../src/distributed/shared-frontier.js';
 import type { CrawlRequest } from '../src/model/crawl-request.js';
 import { ENDED } from '../src/model/request-end.js';
@@ -20,7 +21,7 @@ function worker(crawlId: string, name: string, opts: Partial<SharedFrontierOptio
   const connection = new Redis(redis.url);
   const errors: Error[] = [];
   const frontier = new SharedFrontier({
-    redis: connection, crawlId, worker: name, order: 'bfs', maxPerHost: 1, politeness: { delayMs: () => 0 },
+    redis: connection, shards: crawlShards([crawlId]), worker: name, order: 'bfs', maxPerHost: 1, politeness: { delayMs: () => 0 },
     requestsInFlight: 1, leaseMs: 60_000, maxPagesPerHost: 0, maxPages: 0, reapDelayMs: 0, durable: async () => undefined, canonical: (u) => u, onError: (err) => errors.push(err), ...opts,
   });
   return { frontier, connection, errors };

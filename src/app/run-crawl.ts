@@ -10,6 +10,7 @@ import type { Pipeline } from '../engine/pipeline.js';
 import { fingerprintSet } from '../frontier/seen-set.js';
 import type { CrawlLogger } from '../log/create-logger.js';
 import { openSeedInputs } from '../input/input-seeds.js';
+import { passwordsHidden, withoutPassword } from '../config/without-password.js';
 import { withoutSessionIds } from '../url/query-params.js';
 import { EXIT } from './exit-status.js';
 import { finishCrawl } from './finish-crawl.js';
@@ -87,7 +88,7 @@ export interface RunCrawlResult {
 export async function runCrawl(config: CrawlerConfig, log: CrawlLogger, opts: RunCrawlOptions): Promise<RunCrawlResult> {
   const { worker } = opts;
   if (config.frontier !== undefined && worker === undefined)
-    throw new ConfigError('arg-bad-value', 'frontier', `a shared frontier (${config.frontier}) is run by its worker processes (runWorker), not by runCrawl alone`);
+    throw new ConfigError('arg-bad-value', 'frontier', `a shared frontier (${withoutPassword(config.frontier)}) is run by its worker processes (runWorker), not by runCrawl alone`);
   if (config.frontier === undefined && config.workers > 1)
     throw new ConfigError('arg-bad-value', 'workers', `${config.workers} worker processes need a shared frontier (frontier = redis://HOST:PORT/DB)`);
   // Before the repository is touched: a missing input file is a bad command line (exit 2).
@@ -124,7 +125,7 @@ export async function runCrawl(config: CrawlerConfig, log: CrawlLogger, opts: Ru
   // A shared crawl's pending requests are in Redis.
   if (worker === undefined) ctx.frontier.pushAll(state.pending);
   const lost = worker?.failure.subscribe((err) => {
-    log.error(`lost the Redis frontier at ${config.frontier}: ${err.message}; stopping (a rerun once it is back resumes the crawl)`);
+    log.error(`lost the Redis frontier at ${withoutPassword(config.frontier)}: ${passwordsHidden(err.message)}; stopping (a rerun once it is back resumes the crawl)`);
     stop.halt(EXIT.cannotRun, 'frontier lost', true);
   });
   // A mirror or a WARC that can take no more (a full disk) stops the crawl: what they could not take stays pending.

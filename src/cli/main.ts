@@ -18,6 +18,8 @@ import { runReport } from './run-report.js';
 import { crawlHere, watch } from './watch.js';
 import { EXIT } from '../app/exit-status.js';
 import { runShared } from './run-shared.js';
+import { WORKER_ARGV_ENV } from '../distributed/supervise-workers.js';
+import { passwordsHidden } from '../config/without-password.js';
 
 // undici parses HTTP in WebAssembly, which V8 recompiles with TurboFan once it is hot: by default
 // after the first two responses, and a process cannot exit before such a compile ends (150 ms, half
@@ -64,7 +66,10 @@ async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then(
+// A worker's own command line has its passwords as `***`: its supervisor hands it the real one.
+const workerArgv = process.env[WORKER_ARGV_ENV];
+delete process.env[WORKER_ARGV_ENV];
+main(workerArgv === undefined ? process.argv.slice(2) : (JSON.parse(workerArgv) as string[])).then(
   (code) => {
     // Every sink is flushed and synced by now: do not wait for idle keep-alive sockets and timers.
     process.exit(code);
@@ -72,10 +77,10 @@ main(process.argv.slice(2)).then(
   (err: unknown) => {
     const exit = (err as { exitCode?: number }).exitCode;
     if (exit !== undefined) {
-      process.stderr.write(`tarantula: ${(err as Error).message}\n`);
+      process.stderr.write(`tarantula: ${passwordsHidden((err as Error).message)}\n`);
       process.exitCode = exit;
     } else if (err instanceof ConfigError) {
-      process.stderr.write(`tarantula: ${err.message}\n`);
+      process.stderr.write(`tarantula: ${passwordsHidden(err.message)}\n`);
       process.exitCode = EXIT.badConfig;
     } else {
       process.stderr.write(`tarantula: ${(err as Error).stack ?? String(err)}\n`);

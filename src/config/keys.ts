@@ -339,9 +339,9 @@ export const KEYS: { readonly [F in keyof CrawlerConfig]: KeySpec<F> } = {
     doc: 'A WARC file takes no more records once it would pass this size; the next file starts.',
   },
   frontier: {
-    name: 'frontier', section: 'distributed-options', kind: 'string', unit: 'redis://HOST:PORT/DB, or empty',
+    name: 'frontier', section: 'distributed-options', kind: 'string', unit: 'redis://[:PASSWORD@]HOST:PORT/DB, or empty',
     default: '""', parse: redisUrl,
-    doc: 'Where the frontier lives: empty, in this process; a Redis URL, shared by every worker of the crawl.',
+    doc: 'Where the frontier lives: empty, in this process; a Redis URL (a standalone server or any node of a Redis Cluster), shared by every worker of the crawl.',
   },
   crawlId: {
     name: 'crawl-id', section: 'distributed-options', kind: 'string', unit: 'name (letters, digits, ., _, -), or empty',

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { FrontierRedis } from './connect-frontier.js';
 
 /**
  * The rounds of a shared crawl (SPEC §5, §8): running the command again after a round completed
@@ -27,17 +27,17 @@ return round`;
  * @example
  * await beginRound(redis, 'news') //=> 1 for a new crawl, 2 when run again after it completed
  */
-export async function beginRound(redis: Redis, crawlId: string): Promise<number> {
+export async function beginRound(redis: FrontierRedis, crawlId: string): Promise<number> {
   return Number(await redis.eval(BEGIN_ROUND, 1, crawlKey(crawlId)));
 }
 
 /** The current round of the crawl (1 before any). */
-export async function currentRound(redis: Redis, crawlId: string): Promise<number> {
+export async function currentRound(redis: FrontierRedis, crawlId: string): Promise<number> {
   return Number((await redis.hget(crawlKey(crawlId), 'round')) ?? '1');
 }
 
 /** Round `round` completed: nothing of it is queued, leased or in flight (or its page limit was reached). */
-export async function completeRound(redis: Redis, crawlId: string, round: number): Promise<void> {
+export async function completeRound(redis: FrontierRedis, crawlId: string, round: number): Promise<void> {
   await redis.eval(`if tonumber(redis.call('HGET', KEYS[1], 'completed') or '0') < tonumber(ARGV[1]) then redis.call('HSET', KEYS[1], 'completed', ARGV[1]) end`, 1, crawlKey(crawlId), round);
 }
 

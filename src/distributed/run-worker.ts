@@ -7,8 +7,12 @@ import { defaultPipeline } from '../engine/default-pipeline.js';
 import type { Pipeline } from '../engine/pipeline.js';
 import type { CrawlLogger } from '../log/create-logger.js';
 import { withoutSessionIds } from '../url/query-params.js';
+import { EXIT, exitWith } from '../app/exit-status.js';
+import { withoutPassword } from '../config/without-password.js';
+import { connectFrontier } from './connect-frontier.js';
 import { completeRound, currentRound, roundCrawlId } from './crawl-round.js';
-import { connectFrontier, crawlIdOf, previousRound, workerDir } from './redis-frontier-url.js';
+import { openCrawlShards } from './crawl-shards.js';
+import { crawlIdOf, previousRound, workerDir } from './redis-frontier-url.js';
 import { SharedFrontier } from './shared-frontier.js';
 import { sharedRobotsFetch } from './shared-robots.js';
 
@@ -28,13 +32,17 @@ import { sharedRobotsFetch } from './shared-robots.js';
 export async function runWorker(shared: CrawlerConfig, log: CrawlLogger, slot: number, pipeline: Pipeline = defaultPipeline): Promise<number> {
   // Each worker archives into WARC files of its own: PATH-SLOT-00000.warc.gz, …
   const config = shared.warcFile === undefined ? shared : { ...shared, warcFile: `${shared.warcFile.replace(/\.warc\.gz$/, '')}-${slot}` };
-  const url = config.frontier!;
-  const redis = await connectFrontier(url);
+  const connection = await connectFrontier(config.frontier!);
+  const { redis } = connection;
   const failure = new Subject<Error>();
   const crawlId = crawlIdOf(config);
   let frontierOfWorker: SharedFrontier | undefined;
   try {
     const round = await currentRound(redis, crawlId);
+    // A round's keys are its own; robots.txt answers are the crawl's, kept across rounds.
+    const [shards, robotsShards] = await Promise.all([openCrawlShards(connection, roundCrawlId(crawlId, round)), openCrawlShards(connection, crawlId)]).catch((err: unknown) => {
+      throw exitWith(EXIT.cannotRun, `cannot read the crawl's shards at the Redis frontier at ${withoutPassword(config.frontier)}: ${(err as Error).message}`);
+    });
     const { exitCode, completed } = await runCrawl(config, log, {
       ...commandLine(),
       worker: {
@@ -43,7 +51,7 @@ export async function runWorker(shared: CrawlerConfig, log: CrawlLogger, slot: n
         frontier: (politeness, journal) =>
           (frontierOfWorker = new SharedFrontier({
             redis,
-            crawlId: roundCrawlId(crawlId, round),
+            shards,
             worker: `${hostname()}:${resolve(config.repository)}#${slot}`,
             order: config.traversal,
             maxPerHost: config.maxPerHost,
@@ -59,11 +67,11 @@ export async function runWorker(shared: CrawlerConfig, log: CrawlLogger, slot: n
             onError: (err) => failure.next(err),
           })),
         pipeline,
-        robotsFetch: (fetch) => sharedRobotsFetch(redis, crawlId, config.robotsTtlMs, fetch),
+        robotsFetch: (fetch) => sharedRobotsFetch(redis, robotsShards, config.robotsTtlMs, fetch),
         failure,
         close: async () => {
           await frontierOfWorker?.close();
-          log.info({ roundTrips: frontierOfWorker?.roundTrips, leases: frontierOfWorker?.leases }, 'worker done with the shared frontier');
+          log.info({ syncs: frontierOfWorker?.syncs, roundTrips: frontierOfWorker?.roundTrips, leases: frontierOfWorker?.leases }, 'worker done with the shared frontier');
         },
       },
     });

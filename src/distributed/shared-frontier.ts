@@ -1,15 +1,17 @@
-import type { Redis } from 'ioredis';
 import type { CrawlRequest } from '../model/crawl-request.js';
 import type { RequestEnd } from '../model/request-end.js';
 import { hostFrontier, type DelayPolicy, type Frontier } from '../frontier/host-frontier.js';
 import { crawlRequestCodec } from '../frontier/request-codec.js';
 import { fingerprintOf } from '../frontier/seen-set.js';
-import { readSyncReply, syncArgs, SYNC_KEYS, SYNC_SCRIPT, type Admit, type SyncReply } from './sync-script.js';
+import type { FrontierRedis } from './connect-frontier.js';
+import type { CrawlShards } from './crawl-shards.js';
+import { ShardedSync } from './sharded-sync.js';
+import type { Admit, SyncReply } from './sync-script.js';
 
 export interface SharedFrontierOptions {
-  readonly redis: Redis;
-  /** Names the crawl's keys: `t:{crawlId}:…`. */
-  readonly crawlId: string;
+  readonly redis: FrontierRedis;
+  /** Where the crawl's keys are (crawl-shards.ts). */
+  readonly shards: CrawlShards;
   /** Unique among the crawl's workers, and the same when a worker restarts (it then takes its old hosts back at once). */
   readonly worker: string;
   readonly order: 'bfs' | 'dfs';
@@ -76,7 +78,8 @@ interface Held {
  * loop's pull synchronous: the worker leases whole hosts, moves a batch of each one's requests into
  * a local host frontier and works them under the local politeness rules, then gives the host back
  * with its next-allowed time. Links are admitted (seen-set, host queue, ready set) and ends counted
- * in the same script call, one call per sync whatever it carries, and at most one call in flight.
+ * in the same script call, one call per sync and shard touched whatever it carries (sharded-sync.ts),
+ * and at most one sync in flight.
  * A lease not renewed in time is reaped by any worker's next sync, its unfinished requests back at
  * the head of its queue. `size` counts the shared crawl's pending requests, so the crawl completes
  * when no worker has anything queued, leased or in flight. How each request ended comes with the
@@ -85,7 +88,7 @@ interface Held {
  * keep each request's level in its bytes but hand requests out in arrival order.
  *
  * @example
- * const shared = new SharedFrontier({ redis, crawlId: 'news', worker: 'host#0', ... });
+ * const shared = new SharedFrontier({ redis, shards: await openCrawlShards(connection, 'news'), worker: 'host#0', ... });
  * crawl({ ...defaultSpec(ctx), frontier: shared })
  */
 export class SharedFrontier implements Frontier<CrawlRequest> {
@@ -109,19 +112,24 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
   private syncing: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
   private timerAt = Infinity;
-  private reclaim = true;
   private closed = false;
   private failed = false;
   private nextReadyInMs = -1;
   /** No request starts after this: the leases renewed by the last sync may be running out. */
   private startBefore = 0;
   private renewedAt = -Infinity;
-  /** Round trips to Redis and hosts leased so far (logged when the worker ends; the benchmarks report them). */
-  roundTrips = 0;
+  private readonly redisSync: ShardedSync;
+  /** Syncs and hosts leased so far (logged when the worker ends; the benchmarks report them). */
+  syncs = 0;
   leases = 0;
 
+  /** Script calls to Redis so far: one per sync and shard it touched. */
+  get roundTrips(): number {
+    return this.redisSync.calls;
+  }
+
   constructor(private readonly opts: SharedFrontierOptions) {
-    opts.redis.defineCommand('tarantulaSync', { numberOfKeys: SYNC_KEYS.length, lua: SYNC_SCRIPT });
+    this.redisSync = new ShardedSync(opts.redis, opts.shards);
     const politeness: DelayPolicy = {
       delayMs: (host) => {
         const ms = opts.politeness.delayMs(host);
@@ -362,20 +370,20 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
     const more = last ? [] : this.wantsMore();
     for (const host of more) this.held.get(host)!.asking = true;
     const o = this.opts;
-    const args = syncArgs(o.crawlId, {
+    const request = {
       worker: o.worker, ttlMs: o.leaseMs, want: last ? 0 : Math.max(0, o.requestsInFlight * HOSTS_PER_THREAD - this.held.size), batch: BATCH,
-      order: o.order, maxPagesPerHost: o.maxPagesPerHost, reclaim: this.reclaim, maxPages: o.maxPages, wantPermits, returnedPermits: owed,
-      reapDelayMs: o.reapDelayMs, admits, ends, renew, more,
+      order: o.order, maxPagesPerHost: o.maxPagesPerHost, maxPages: o.maxPages, wantPermits, returnedPermits: owed,
+      reapDelayMs: o.reapDelayMs, admits, ends, renew, more, fresh: this.local.size === 0,
       back: back.map((host) => ({ host, delayMs: Math.max(0, this.held.get(host)!.nextAllowed - now) })),
-    });
+    };
     for (const host of back) this.held.delete(host);
-    this.roundTrips++;
+    this.syncs++;
     let reply: SyncReply;
     try {
       // Everything is decided above, in one go: what ends meanwhile waits for the next sync, and no
       // host goes back with an end not told. The ends told wait for their records to be written.
       if (ends.length > 0) await o.durable();
-      reply = readSyncReply((await (o.redis as unknown as SyncCommand).tarantulaSyncBuffer(...args)) as (number | Buffer)[]);
+      reply = await this.redisSync.sync(request);
     } catch (err) {
       // Unsent, so still owed: a final sync (or the leases running out) carries them.
       this.outbox = admits.concat(this.outbox);
@@ -384,7 +392,6 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
       this.permits += idle ? sentPermits : 0;
       throw err;
     }
-    this.reclaim = false;
     // Every held host was renewed (or newly leased) no earlier than `now`: a request started later than
     // two thirds into that lease still ends, as a rule, before another worker may take the host.
     if (renewing) {
@@ -427,10 +434,6 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
     // What Redis counts as open and is not held here: queued, or leased by other workers.
     this.others = Math.max(0, reply.open - this.local.size - this.active - this.ends.length);
   }
-}
-
-interface SyncCommand {
-  tarantulaSyncBuffer(...args: (string | number | Buffer)[]): Promise<unknown>;
 }
 
 /** A request as the shared queues hold it: the in-process back queue's bytes. */

@@ -7,8 +7,8 @@
  * is idle so that its delay holds), hostCount (HASH host → URLs admitted, for max-pages-per-host),
  * gave (HASH host → "WORKER UNTIL": a host given back at the end of its time slice, which the worker
  * that gave it may not lease again before UNTIL ms unless no other worker has taken it).
- * Per-host and per-worker keys are built from the prefix `t:{CRAWL}:`, whose hash tag keeps every
- * key of a crawl in one Redis Cluster slot: `q:HOST` (LIST of pending requests, head = next),
+ * Per-host and per-worker keys are built from the shard's prefix `t:{TAG}:`, whose hash tag keeps
+ * every key of the shard in one Redis Cluster slot (crawl-shards.ts): `q:HOST` (LIST of pending requests, head = next),
  * `k:HOST` (LIST of the requests the host's lease holder took and has not finished), `w:WORKER`
  * (SET of the hosts it holds), `s:BUCKET` (SET of 48-bit integers: the seen-set, fingerprints split
  * by their top 16 bits so that each set stays small enough for Redis's 8-byte intset encoding).
@@ -29,7 +29,7 @@
  * anything but a document gives its permit back.
  *
  * Reply: { open, documents, admitted, nextReadyInMs (-1: none waiting), permits granted, reserved,
- * lost count, lost hosts…,
+ * hosts ready now, lost count, lost hosts…,
  * then per host taken from: host, requests left in its queue, count, requests… }.
  */
 export const SYNC_SCRIPT = String.raw`
@@ -184,7 +184,7 @@ local nextIn = -1
 if #first > 0 then nextIn = math.max(0, tonumber(first[2]) - now) end
 -- What is ready now is left to the others: for this worker it is ready once their first claim ends.
 if leftUntil and leased < want and nextIn == 0 then nextIn = leftUntil - now end
-local head = { open, done, admitted, nextIn, granted, reserved, #lost }
+local head = { open, done, admitted, nextIn, granted, reserved, redis.call('ZCOUNT', READY, '-inf', now), #lost }
 for _, host in ipairs(lost) do head[#head + 1] = host end
 for _, v in ipairs(out) do head[#head + 1] = v end
 return head
@@ -224,6 +224,8 @@ export interface SyncReply {
   readonly nextReadyInMs: number;
   readonly granted: number;
   readonly reserved: number;
+  /** Hosts ready to lease now. */
+  readonly ready: number;
   readonly lost: readonly string[];
   readonly taken: readonly { readonly host: string; readonly left: number; readonly blobs: readonly Buffer[] }[];
 }
@@ -231,9 +233,8 @@ export interface SyncReply {
 /** The names of the script's KEYS, after the crawl's prefix. */
 export const SYNC_KEYS = ['ready', 'lease', 'owner', 'n', 'next', 'hc', 'gave'] as const;
 
-/** The keys and arguments of one call of {@link SYNC_SCRIPT} for the crawl `crawlId`. */
-export function syncArgs(crawlId: string, r: SyncRequest): (string | number | Buffer)[] {
-  const prefix = `t:{${crawlId}}:`;
+/** The keys and arguments of one call of {@link SYNC_SCRIPT} on the shard whose keys start with `prefix` (`t:{TAG}:`). */
+export function syncArgs(prefix: string, r: SyncRequest): (string | number | Buffer)[] {
   const args: (string | number | Buffer)[] = SYNC_KEYS.map((k) => prefix + k);
   args.push(prefix, r.worker, r.ttlMs, r.want, r.batch, r.order, r.maxPagesPerHost, r.reclaim ? 1 : 0, r.maxPages, r.wantPermits, r.returnedPermits, r.reapDelayMs);
   args.push(r.admits.length);
@@ -249,9 +250,9 @@ export function syncArgs(crawlId: string, r: SyncRequest): (string | number | Bu
 
 /** Reads the reply of {@link SYNC_SCRIPT}, called through ioredis's Buffer variant (integers come as numbers). */
 export function readSyncReply(reply: readonly (number | Buffer)[]): SyncReply {
-  let at = 7;
+  let at = 8;
   const lost: string[] = [];
-  for (let n = reply[6] as number; n > 0; n--) lost.push(String(reply[at++]));
+  for (let n = reply[7] as number; n > 0; n--) lost.push(String(reply[at++]));
   const taken: { host: string; left: number; blobs: Buffer[] }[] = [];
   while (at < reply.length) {
     const host = String(reply[at++]);
@@ -260,5 +261,5 @@ export function readSyncReply(reply: readonly (number | Buffer)[]): SyncReply {
     for (let n = reply[at++] as number; n > 0; n--) blobs.push(reply[at++] as Buffer);
     taken.push({ host, left, blobs });
   }
-  return { open: reply[0] as number, nextReadyInMs: reply[3] as number, granted: reply[4] as number, reserved: reply[5] as number, lost, taken };
+  return { open: reply[0] as number, nextReadyInMs: reply[3] as number, granted: reply[4] as number, reserved: reply[5] as number, ready: reply[6] as number, lost, taken };
 }

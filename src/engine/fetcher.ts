@@ -7,7 +7,7 @@ import { CookieDispatcher } from '../fetch/cookie-dispatcher.js';
 import { createDispatcher, type DispatcherOptions } from '../fetch/create-dispatcher.js';
 import { fetchDocument, type FetchOptions } from '../fetch/fetch-document.js';
 import type { FetchError } from '../fetch/fetch-error.js';
-import { proxySettings, withoutPassword } from '../fetch/proxy-settings.js';
+import { proxySettings } from '../fetch/proxy-settings.js';
 import type { CrawlLogger } from '../log/create-logger.js';
 import type { CrawlerConfig } from '../model/config.js';
 import type { FetchResponse } from '../model/fetch-response.js';
@@ -57,7 +57,8 @@ export function createFetcher(
   const guard = addressGuard({ allowPrivate: config.allowPrivateAddresses, trustedHosts: config.startingPoints.map((s) => new URL(s).hostname) });
   const proxy = proxySettings(config.proxy, process.env);
   if (config.insecure) log.warn('insecure: TLS certificates are not verified; anyone on the path can read and change what is crawled');
-  if (proxy) log.info({ http: withoutPassword(proxy.http), https: withoutPassword(proxy.https) }, 'requests go through a proxy');
+  // The logger writes their passwords as `***`.
+  if (proxy) log.info({ http: proxy.http, https: proxy.https }, 'requests go through a proxy');
   const direct = createDispatcher({
     resolve: config.resolve,
     connectTimeoutMs: config.connectTimeoutMs,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { noProxyRule, proxySettings, withoutPassword } from './proxy-settings.js';
+import { noProxyRule, proxySettings } from './proxy-settings.js';
 
 describe('proxySettings', () => {
   it('is undefined without a proxy anywhere', () => {
@@ -54,13 +54,5 @@ describe('noProxyRule', () => {
     ['192.168.0.0/33', '192.168.0.1', 80, false],
   ])('NO_PROXY=%j: %s:%i bypasses the proxy: %s', (noProxy, host, port, expected) => {
     expect(noProxyRule(noProxy)(host, port)).toBe(expected);
-  });
-});
-
-describe('withoutPassword', () => {
-  it('keeps a proxy password out of the log', () => {
-    expect(withoutPassword('http://me:secret@proxy.test:3128')).toBe('http://me:***@proxy.test:3128/');
-    expect(withoutPassword('http://proxy.test:3128')).toBe('http://proxy.test:3128/');
-    expect(withoutPassword(undefined)).toBeUndefined();
   });
 });

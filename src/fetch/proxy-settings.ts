@@ -77,16 +77,3 @@ export function noProxyRule(noProxy: string): (hostname: string, port: number) =
     );
   };
 }
-
-/**
- * A proxy URL fit for the log: its password replaced by `***`.
- *
- * @example
- * withoutPassword('http://me:secret@proxy.test:3128') //=> 'http://me:***@proxy.test:3128/'
- */
-export function withoutPassword(url: string | undefined): string | undefined {
-  if (url === undefined || !URL.canParse(url)) return url;
-  const parsed = new URL(url);
-  if (parsed.password) parsed.password = '***';
-  return parsed.href;
-}

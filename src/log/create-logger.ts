@@ -1,4 +1,5 @@
 import { pino, type Logger } from 'pino';
+import { passwordsHidden } from '../config/without-password.js';
 import { Terminal } from './terminal.js';
 
 /** The crawl's pino logger, with the `page` level of the human lines at a terminal. */
@@ -9,7 +10,8 @@ export type CrawlLogger = Logger<'page'>;
  * `log-level` 0 keeps the essentials (start, end summary, warnings, errors); 1 adds a `page` line per
  * fetched document; 2 adds a debug line for every decision, with the reason each URL was dropped.
  * On `screen`, when stderr is a terminal, the lines are written for people ({@link Terminal});
- * piped, they are JSON lines, as in a file.
+ * piped, they are JSON lines, as in a file. The password of a URL in a field (a seed's, a proxy's, a
+ * Redis frontier's) is written `***`.
  *
  * @example
  * const log = createLogger({ logFile: 'screen', logLevel: 1 });
@@ -27,9 +29,24 @@ export function createLogger(
       ? new Terminal(stderr)
       : pino.destination({ fd: 2, sync: true });
   return pino<'page'>(
-    { level, customLevels: { page: 25 }, base: undefined, timestamp: pino.stdTimeFunctions.isoTime },
+    { level, customLevels: { page: 25 }, base: undefined, timestamp: pino.stdTimeFunctions.isoTime, formatters: { log: withoutPasswords } },
     dest,
   );
+}
+
+/** A log line's fields with the password of every URL among them (or in a list of them) as `***`; the same object when there is none. */
+function withoutPasswords(fields: Record<string, unknown>): Record<string, unknown> {
+  let copy: Record<string, unknown> | undefined;
+  for (const key in fields) {
+    const value = fields[key];
+    // A password comes before an `@`: one test per string field, nothing more for the lines without.
+    const hidden =
+      typeof value === 'string' ? (value.includes('@') ? passwordsHidden(value) : value)
+      : Array.isArray(value) && value.some((v) => typeof v === 'string' && v.includes('@')) ? value.map((v: unknown) => (typeof v === 'string' ? passwordsHidden(v) : v))
+      : value;
+    if (hidden !== value) (copy ??= { ...fields })[key] = hidden;
+  }
+  return copy ?? fields;
 }
 
 /** The terminal a logger writes human lines to, if it does. */

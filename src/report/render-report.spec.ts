@@ -25,6 +25,12 @@ describe('renderReport', () => {
     expect(html).toContain('&#60;script&#62;alert(1)&#60;/script&#62;');
   });
 
+  it('shows the password of a page URL (a seed with userinfo) as ***', () => {
+    const html = renderReport(data({ pagerank: [{ rank: 1, url: 'http://me:secret@a.test/', outDegree: 0, inDegree: 0, score: 1 }] }));
+    expect(html).not.toContain('secret');
+    expect(html).toContain('http://me:***@a.test/');
+  });
+
   it('says "none" where a chart has nothing to draw (no failures, no drops, no index)', () => {
     const html = renderReport(data());
     for (const chart of ['hosts', 'dropped', 'failures', 'pagerank']) expect(html).toContain(`<p class="none" data-chart="${chart}" data-empty="true">none</p>`);

@@ -1,3 +1,4 @@
+import { withoutPassword } from '../config/without-password.js';
 import { formatBytes } from './format-bytes.js';
 import type { ReportData } from './report-data.js';
 import { barChart, columnChart, escapeHtml, rateChart, type Row } from './svg-charts.js';
@@ -33,7 +34,7 @@ function pagerankTable(data: ReportData): string | undefined {
   const body = data.pagerank
     .map(
       (p) =>
-        `<tr class="ranked"><td class="n">${p.rank}</td><td class="url">${escapeHtml(p.url)}</td><td class="n">${p.inDegree}</td><td class="n">${p.outDegree}</td>` +
+        `<tr class="ranked"><td class="n">${p.rank}</td><td class="url">${escapeHtml(withoutPassword(p.url))}</td><td class="n">${p.inDegree}</td><td class="n">${p.outDegree}</td>` +
         `<td class="n">${p.score.toFixed(5)} <span class="meter" style="width:${Math.max(1, (p.score / best) * 60).toFixed(0)}px"></span></td></tr>`,
     )
     .join('');
