@@ -1,4 +1,4 @@
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureServer } from '../src/demo/fixture-server.js';
@@ -31,15 +31,6 @@ describe.concurrent('a repository that cannot be written', () => {
     expect(run.requests).toEqual([]);
   });
 
-  it("under /proc, where no folder can be made: exits 1 at once (Node's own mkdir -p would spin for ever)", async () => {
-    const repo = '/proc/tarantula-no-such-dir/repo';
-    const run = await web.crawl(['--seed', web.url('tree.test'), '--repository', repo, '--log-level', '0'], { cwd: tmp.dir, timeoutMs: 20_000 });
-    expect(run.signal, 'killed by the timeout').toBeNull();
-    expect(run.code, run.stderr).toBe(1);
-    expect(run.stderr).toContain(`the repository ${repo} is not writable: ENOENT`);
-    expect(run.requests).toEqual([]);
-  });
-
   it('named by Crawler.conf: the same', async () => {
     const file = join(tmp.dir, 'another-file');
     await writeFile(file, '');
@@ -49,6 +40,56 @@ describe.concurrent('a repository that cannot be written', () => {
     expect(run.code, run.stderr).toBe(1);
     expect(run.stderr).toContain('another-file/sub/repo');
     expect(run.requests).toEqual([]);
+  });
+});
+
+/**
+ * Should the refusal ever fail, a log file that cannot be opened ends the command (exit 1) before it
+ * touches the repository: a test run never writes into / or /etc.
+ */
+const SAFETY = ['--log-file', '/proc/tarantula-no-such-dir/crawl.log'];
+
+describe.concurrent('a repository that is the root, a system folder or the home folder', () => {
+  it('is refused with exit 2 naming the flag, before any request, whether named by --repository or through a link', async () => {
+    const home = join(tmp.dir, 'home');
+    await mkdir(home);
+    const rootLink = join(tmp.dir, 'to-root');
+    await symlink('/', rootLink);
+    for (const [repo, why] of [
+      ['/', 'the root folder'],
+      ['/etc', 'the system folder /etc'],
+      ['/usr/', 'the system folder /usr'],
+      ['/proc/tarantula-no-such-dir/repo', "under /proc, the kernel's own files"],
+      ['/sys/kernel', "under /sys, the kernel's own files"],
+      [rootLink, 'the root folder'],
+      [home, `your home folder (${home})`],
+    ] as const) {
+      const run = await web.crawl(['--seed', web.url('tree.test'), '--repository', repo, '--log-level', '0', ...SAFETY], { cwd: tmp.dir, env: { HOME: home }, timeoutMs: 20_000 });
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stderr).toBe(`tarantula: --repository: "${repo}" is ${why}, refused for repository: a crawl writes its mirror (a folder per host), index.txt, stats.json and .tarantula into it; name a folder of its own, e.g. ./repository\n`);
+      expect(run.requests).toEqual([]);
+    }
+    expect(await readdir(home)).toEqual([]);
+  });
+
+  it('named by Crawler.conf, relative to the current folder: exit 2 with FILE:LINE', async () => {
+    const conf = join(tmp.dir, 'root.conf');
+    await writeFile(conf, `<crawler-options>\nstarting-points = { "${web.url('tree.test')}" };\n\nrepository = "../../../../../../../../..";\n`);
+    const run = await web.crawl([conf, '--log-level', '0', ...SAFETY], { cwd: tmp.dir });
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toContain(`tarantula: ${conf}:4: "../../../../../../../../.." is the root folder, refused for repository`);
+    expect(run.requests).toEqual([]);
+  });
+
+  it('allows a folder under a system folder that is no kernel folder (/var/tmp/NAME)', async () => {
+    const repo = join('/var/tmp', `tarantula-test-${process.pid}-${Date.now()}`);
+    try {
+      const run = await web.crawl(['--seed', web.url('tree.test'), '--repository', repo, '--log-level', '0', '--max-pages', '1'], { cwd: tmp.dir });
+      expect(run.code, run.stderr).toBe(0);
+      expect((await stat(join(repo, 'index.txt'))).isFile()).toBe(true);
+    } finally {
+      await rm(repo, { recursive: true, force: true });
+    }
   });
 });
 

@@ -10,6 +10,7 @@ import { parseSeedIndex } from './support/index-files.js';
 import { startRedis, type TestRedis } from './support/redis-server.js';
 import { runCli, type CliOptions } from './support/run-cli.js';
 import { tempDir } from './support/temp-dir.js';
+import { until } from './support/until.js';
 
 /**
  * Timers may fire a little early relative to the server's clock, and the server, in the test's own
@@ -18,11 +19,14 @@ import { tempDir } from './support/temp-dir.js';
  */
 const SLACK_MS = 30;
 /** Pages per host; the polite site's crawl lasts long enough (12 s a host, 12 lease periods) for hosts to move between the workers. */
-const PAGES = { once: 20, polite: 120, limit: 20, join: 20, kill: 20, sigint: 20, gone: 20 };
+const PAGES = { once: 20, polite: 120, limit: 20, join: 20, kill: 20, sigint: 20, gone: 20, busy: 10 };
 /** Each test crawls hosts of its own: `NAME-0.test` … */
 const hostsOf = (name: string, n: number): string[] => Array.from({ length: n }, (_, i) => `${name}-${i}.test`);
-const SITES = { once: hostsOf('once', 12), polite: hostsOf('polite', 4), limit: hostsOf('limit', 8), join: hostsOf('join', 8), kill: hostsOf('kill', 8), sigint: hostsOf('sigint', 8), gone: hostsOf('gone', 8) };
-const DELAY_MS = { once: 30, polite: 0, limit: 10, join: 20, kill: 30, sigint: 30, gone: 30 };
+const SITES = { once: hostsOf('once', 12), polite: hostsOf('polite', 4), limit: hostsOf('limit', 8), join: hostsOf('join', 8), kill: hostsOf('kill', 8), sigint: hostsOf('sigint', 8), gone: hostsOf('gone', 8), busy: hostsOf('busy', 2) };
+const DELAY_MS = { once: 30, polite: 0, limit: 10, join: 20, kill: 30, sigint: 30, gone: 30, busy: 0 };
+/** While true, busy-0.test/5 is held unanswered: the shared crawl asking for it runs on. */
+let holdBusy = true;
+const heldBusy: (() => void)[] = [];
 
 let web: E2eWeb;
 let redis: TestRedis;
@@ -31,7 +35,12 @@ beforeAll(async () => {
   const all = Object.entries(SITES).map(([name, hosts]) => gridPages(hosts, PAGES[name as keyof typeof SITES], DELAY_MS[name as keyof typeof SITES]));
   web = await startWeb('grid', {
     root: HOSTILE_ROOT,
-    hooks: { handle: (req, res, at) => all.some((hooks) => hooks.handle!(req, res, at)) },
+    hooks: {
+      handle: (req, res, at) => {
+        if (holdBusy && at.host === 'busy-0.test' && at.path === '/5') return heldBusy.push(() => void all.some((hooks) => hooks.handle!(req, res, at))), true;
+        return all.some((hooks) => hooks.handle!(req, res, at));
+      },
+    },
     extraHosts: Object.values(SITES).flat(),
   });
   redis = await startRedis();
@@ -177,6 +186,28 @@ describe('one crawl over several worker processes, on a real redis-server', { ti
     const pages = requestsOf('sigint').map((r) => web.url(r.host, r.path));
     expect([...new Set(pages)].sort()).toEqual(allPages('sigint'));
     expect(await indexUrls('sigint')).toEqual(allPages('sigint'));
+  });
+
+  it('holds the repository for the command and its workers: another command on it exits 1 naming the running one, and the shared crawl loses nothing', async () => {
+    let supervisor: ChildProcess | undefined;
+    const running = crawl('busy', ['--workers', '2', '--threads', '1'], { onSpawn: (c) => (supervisor = c), timeoutMs: 120_000 });
+    try {
+      await until(() => requestsOf('busy').some((r) => r.host === 'busy-0.test' && r.path === '/5'), 60_000);
+      const repo = join(tmp.dir, 'busy');
+      const alone = await runCli(['crawl', '--seed', web.url('busy-1.test', '/0'), '--repository', repo, '--log-level', '0', '--user-agent', 'tarantula/dist-busy-2', ...web.resolve()], { cwd: tmp.dir });
+      const shared = await crawl('busy', ['--workers', '1'], { timeoutMs: 60_000 });
+      for (const second of [alone, shared]) {
+        expect(second.code, second.stderr).toBe(1);
+        expect(second.stderr).toContain(`the repository ${repo} is in use by another crawl (pid ${supervisor!.pid} on `);
+      }
+      expect(web.server.requests.filter((r) => r.headers['user-agent'] === 'tarantula/dist-busy-2')).toEqual([]);
+    } finally {
+      holdBusy = false;
+      for (const answer of heldBusy.splice(0)) answer();
+    }
+    const run = await running;
+    expect(run.code, run.stderr).toBe(0);
+    expect(await indexUrls('busy')).toEqual(allPages('busy'));
   });
 
   it('refuses several workers without a shared frontier (exit 2)', async () => {

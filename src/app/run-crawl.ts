@@ -9,7 +9,7 @@ import { defaultPipeline } from '../engine/default-pipeline.js';
 import type { Pipeline } from '../engine/pipeline.js';
 import { fingerprintSet } from '../frontier/seen-set.js';
 import type { CrawlLogger } from '../log/create-logger.js';
-import { openSeedInputs } from '../input/input-seeds.js';
+import { openSeedInputs, type SeedInput } from '../input/input-seeds.js';
 import { passwordsHidden, withoutPassword } from '../config/without-password.js';
 import { withoutSessionIds } from '../url/query-params.js';
 import { EXIT } from './exit-status.js';
@@ -18,6 +18,7 @@ import { liveCrawl, type ServeCrawl } from './live-crawl.js';
 import { openIndex } from './open-index.js';
 import { isBrokenPipe } from '../output/index-writer.js';
 import { openRepository } from './open-repository.js';
+import { holdRepository } from './hold-repository.js';
 import { startProgress } from './progress.js';
 import { stopping } from './stopping.js';
 
@@ -60,6 +61,8 @@ export const commandLine = (): Pick<RunCrawlOptions, 'stdout' | 'handleSignals' 
 export interface CrawlWorker extends SharedParts {
   /** Holds the worker's state, index part and stats (the mirror stays in the repository). */
   readonly dir: string;
+  /** The pid of the command that started this worker and holds the repository: the worker runs under its lock. */
+  readonly supervisor: number;
   /** The journal of the last round of the crawl that this machine's workers completed: a recrawl revalidates its pages. */
   readonly previous: string;
   readonly pipeline: Pipeline;
@@ -78,9 +81,10 @@ export interface RunCrawlResult {
 }
 
 /**
- * Runs one crawl to its end: prepares the repository and its state (resuming an interrupted crawl,
- * or starting a recrawl of a completed one), opens the index writers, crawls, and on every way out
- * (done, limit, signal, broken pipe, lost frontier) flushes the sinks and writes the end-of-crawl stats.
+ * Runs one crawl to its end: holds the repository (one crawl at a time, SPEC §15), prepares it and
+ * its state (resuming an interrupted crawl, or starting a recrawl of a completed one), opens the
+ * index writers, crawls, and on every way out (done, limit, signal, broken pipe, lost frontier)
+ * flushes the sinks and writes the end-of-crawl stats.
  *
  * @example
  * const { exitCode } = await runCrawl(config, log, commandLine());
@@ -93,6 +97,12 @@ export async function runCrawl(config: CrawlerConfig, log: CrawlLogger, opts: Ru
     throw new ConfigError('arg-bad-value', 'workers', `${config.workers} worker processes need a shared frontier (frontier = redis://HOST:PORT/DB)`);
   // Before the repository is touched: a missing input file is a bad command line (exit 2).
   const inputs = await openSeedInputs(config.inputFiles, opts.stdin ?? process.stdin);
+  return holdRepository(config.repository, log, () => crawlHeld(config, log, opts, inputs), worker ? { under: worker.supervisor } : {});
+}
+
+/** {@link runCrawl} once the repository is held. */
+async function crawlHeld(config: CrawlerConfig, log: CrawlLogger, opts: RunCrawlOptions, inputs: readonly SeedInput[]): Promise<RunCrawlResult> {
+  const { worker } = opts;
   const repository = resolve(config.repository);
   const home = worker?.dir ?? repository;
   const seen = fingerprintSet(undefined, withoutSessionIds);

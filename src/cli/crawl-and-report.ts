@@ -4,6 +4,7 @@ import type { CrawlerConfig } from '../model/config.js';
 import type { CrawlContext } from '../engine/crawl-context.js';
 import type { CrawlSummary } from '../sinks/crawl-stats.js';
 import { commandLine, runCrawl } from '../app/run-crawl.js';
+import { holdRepository } from '../app/hold-repository.js';
 import { terminalOf, type CrawlLogger } from '../log/create-logger.js';
 import { writeReport } from '../report/write-report.js';
 import { serveOption } from './serve-option.js';
@@ -27,6 +28,11 @@ export interface CrawlAndReportOptions {
  * process.exitCode = await crawlAndReport(config, log, { report: true });
  */
 export async function crawlAndReport(config: CrawlerConfig, log: CrawlLogger, opts: CrawlAndReportOptions): Promise<number> {
+  // Held for the report too; the crawl's own hold is the same one, counted.
+  return holdRepository(config.repository, log, () => crawlThenReport(config, log, opts));
+}
+
+async function crawlThenReport(config: CrawlerConfig, log: CrawlLogger, opts: CrawlAndReportOptions): Promise<number> {
   const { exitCode, ctx } = await runCrawl(config, log, { ...commandLine(), ...(await serveOption(config)) });
   opts.crawled?.(ctx);
   let report: string | undefined;

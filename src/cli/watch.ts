@@ -2,6 +2,7 @@ import type { CrawlerConfig } from '../model/config.js';
 import { EXIT } from '../app/exit-status.js';
 import type { CrawlLogger } from '../log/create-logger.js';
 import { crawlAndReport, type CrawlAndReportOptions } from './crawl-and-report.js';
+import { holdRepository } from '../app/hold-repository.js';
 
 /** One crawl of a watch: its exit status and, with `recrawl-policy = adaptive`, when its first page is due (ms since the epoch). */
 export type WatchedCrawl = () => Promise<{ readonly exitCode: number; readonly due?: number }>;
@@ -46,23 +47,26 @@ export async function watch(config: CrawlerConfig, log: CrawlLogger, crawlOnce: 
   // start or end) is left to the default action, which would kill the process halfway through a write.
   process.on('SIGINT', onInt).on('SIGTERM', onTerm);
   try {
-    for (;;) {
-      const started = Date.now();
-      const { exitCode, due } = await crawlOnce();
-      if (exitCode !== EXIT.ok) return exitCode;
-      if (signalled !== undefined) return signalled;
-      const next = new Date(due ?? started + periodMs);
-      log.info({ next: next.toISOString(), ...(due === undefined ? { periodHours: config.periodHours } : { firstDue: true }) }, 'waiting for the next recrawl');
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, Math.min(Math.max(0, next.getTime() - Date.now()), 2 ** 31 - 1));
-        wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      wake = undefined;
-      if (signalled !== undefined) return signalled;
-    }
+    // Held between the crawls too: no other crawl writes into the repository while this one watches it.
+    return await holdRepository(config.repository, log, async () => {
+      for (;;) {
+        const started = Date.now();
+        const { exitCode, due } = await crawlOnce();
+        if (exitCode !== EXIT.ok) return exitCode;
+        if (signalled !== undefined) return signalled;
+        const next = new Date(due ?? started + periodMs);
+        log.info({ next: next.toISOString(), ...(due === undefined ? { periodHours: config.periodHours } : { firstDue: true }) }, 'waiting for the next recrawl');
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, Math.min(Math.max(0, next.getTime() - Date.now()), 2 ** 31 - 1));
+          wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        wake = undefined;
+        if (signalled !== undefined) return signalled;
+      }
+    });
   } finally {
     process.off('SIGINT', onInt).off('SIGTERM', onTerm);
   }

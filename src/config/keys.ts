@@ -14,6 +14,7 @@ import {
   pathList,
   resolveList,
   textValue,
+  repositoryFolder,
   urlList,
   type ValueParser,
 } from './value-parsers.js';
@@ -91,8 +92,8 @@ export const KEYS: { readonly [F in keyof CrawlerConfig]: KeySpec<F> } = {
   },
   repository: {
     name: 'repository', section: 'crawler-options', kind: 'string', unit: 'folder',
-    default: './repository', parse: textValue,
-    doc: 'Where the mirror, the index and the crawl state are kept (relative to the current directory).',
+    default: './repository', parse: repositoryFolder,
+    doc: 'Where the mirror, the index and the crawl state are kept (relative to the current directory); not the root, a system folder or your home folder itself.',
   },
   timeLimitMs: {
     name: 'time-limit', section: 'crawler-options', kind: 'integer', unit: 'seconds',

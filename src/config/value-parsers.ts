@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import type { ResolveEntry } from '../model/config.js';
 import type { ConfItem, ConfValue } from './parse-conf.js';
+import { refusedRepository } from './system-folder.js';
 import { orList } from './wording.js';
 import { boundedRegExp } from './bounded-regexp.js';
 
@@ -113,6 +114,15 @@ export function booleanOr<W extends string>(word: W): ValueParser<boolean | W> {
 export const textValue: ValueParser<string> = (v, key) => {
   const { text } = single(v, key);
   if (text === '') throw new BadValue(`${key} must not be empty`);
+  return text;
+};
+
+/** A folder a crawl may write into: not the root, a system folder or the home folder itself (see {@link refusedRepository}). */
+export const repositoryFolder: ValueParser<string> = (v, key) => {
+  const text = textValue(v, key);
+  const why = refusedRepository(text);
+  if (why !== undefined)
+    throw new BadValue(`"${text}" is ${why}, refused for ${key}: a crawl writes its mirror (a folder per host), index.txt, stats.json and .tarantula into it; name a folder of its own, e.g. ./repository`);
   return text;
 };
 

@@ -1,7 +1,8 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { lockRepository } from '../state/repository-lock.js';
 import { openPart, partWarcs } from './repository-part.js';
 
 let dir: string;
@@ -37,12 +38,29 @@ describe('openPart', () => {
     ['no such folder', async () => {}, 2, /is not a tarantula repository: no such folder/],
     ['a file', () => put('a', 'x'), 2, /is not a tarantula repository: not a folder/],
     ['a folder without a journal', () => put('a/index.txt'), 2, /is not a tarantula repository: no crawl journal in \.tarantula\//],
-    ['a repository being crawled', () => Promise.all([put('a/.tarantula/journal.jsonl'), put('a/stats.json', STATS), put('a/.tarantula/lock/host.42.json', '{}')]), 1, /is being crawled \(\.tarantula\/lock\/host\.42\.json holds it\): merge it once its crawl has ended \(if no crawl runs any more, remove that file\)/],
     ['a killed crawl', () => put('a/.tarantula/journal.jsonl'), 1, /has no stats\.json: its crawl was killed before it ended/],
     ['stats.json that is not JSON', () => Promise.all([put('a/.tarantula/journal.jsonl'), put('a/stats.json', '{')]), 1, /stats\.json is not the stats of a crawl/],
   ])('refuses %s', async (_what, make, exitCode, message) => {
     await make();
     await expect(openPart(join(dir, 'a'))).rejects.toMatchObject({ exitCode, message: expect.stringMatching(message) });
+  });
+});
+
+describe('openPart and the repository lock', () => {
+  it('refuses a repository whose lock a live process holds, and takes one whose holder is gone', async () => {
+    await Promise.all([put('a/.tarantula/journal.jsonl'), put('a/stats.json', STATS)]);
+    const lock = await lockRepository(join(dir, 'a'));
+    try {
+      await expect(openPart(join(dir, 'a'))).rejects.toMatchObject({
+        exitCode: 1,
+        message: expect.stringMatching(new RegExp(`is being crawled \\(pid ${process.pid} on ${hostname()}, started .*\\): merge it once its crawl has ended`)),
+      });
+    } finally {
+      await lock.release();
+    }
+    // Above Linux's largest pid (2^22): a holder that cannot be running.
+    await put('a/.tarantula/lock/gone.json', JSON.stringify({ pid: 2 ** 22 + 1, host: hostname(), started: new Date().toISOString() }));
+    await expect(openPart(join(dir, 'a'))).resolves.toMatchObject({ completed: true });
   });
 });
 

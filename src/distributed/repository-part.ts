@@ -2,6 +2,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { EXIT, exitWith } from '../app/exit-status.js';
 import { STATE_DIR } from '../state/crawl-state.js';
+import { runningHolder } from '../state/repository-lock.js';
 import { workerSlots } from './merge-worker-parts.js';
 import { workerDir } from './redis-frontier-url.js';
 
@@ -16,9 +17,6 @@ export interface RepositoryPart {
   readonly completed: boolean;
 }
 
-/** The folder where a crawl holds its repository, one file per process that holds it: a part being crawled is not merged. */
-export const LOCK_DIR = join(STATE_DIR, 'lock');
-
 const exists = (path: string): Promise<boolean> => stat(path).then(() => true, () => false);
 
 /**
@@ -32,9 +30,9 @@ const exists = (path: string): Promise<boolean> => stat(path).then(() => true, (
 export async function openPart(dir: string): Promise<RepositoryPart> {
   const kind = await stat(dir).then((s) => (s.isDirectory() ? 'folder' : 'file'), () => 'none');
   if (kind !== 'folder') throw exitWith(EXIT.badConfig, `${dir} is not a tarantula repository: ${kind === 'none' ? 'no such folder' : 'not a folder'}`);
-  const holder = (await readdir(join(dir, LOCK_DIR)).catch(() => [] as string[])).find((name) => name.endsWith('.json'));
-  if (holder !== undefined)
-    throw exitWith(EXIT.cannotRun, `${dir} is being crawled (${LOCK_DIR}/${holder} holds it): merge it once its crawl has ended (if no crawl runs any more, remove that file)`);
+  // A part being crawled is not merged; a lock left by a crawl that was killed is no holder.
+  const holder = await runningHolder(dir);
+  if (holder !== undefined) throw exitWith(EXIT.cannotRun, `${dir} is being crawled (pid ${holder.pid} on ${holder.host}, started ${holder.started}): merge it once its crawl has ended`);
   const workers = (await workerSlots(dir)).map((slot) => join(workerDir(dir, slot), STATE_DIR, 'journal.jsonl'));
   const own = [join(dir, STATE_DIR, 'journal.jsonl'), join(dir, STATE_DIR, 'previous.jsonl')];
   const existing = async (paths: string[]): Promise<string[]> => (await Promise.all(paths.map(exists))).flatMap((yes, i) => (yes ? [paths[i]!] : []));

@@ -47,6 +47,8 @@ export async function runWorker(shared: CrawlerConfig, log: CrawlLogger, slot: n
       ...commandLine(),
       worker: {
         dir: workerDir(config.repository, slot),
+        // The supervisor that spawned this process holds the repository for all its workers.
+        supervisor: process.ppid,
         previous: previousRound(config.repository),
         frontier: (politeness, journal) =>
           (frontierOfWorker = new SharedFrontier({

@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import type { CrawlerConfig } from '../model/config.js';
 import { EXIT, exitWith } from '../app/exit-status.js';
+import { holdRepository } from '../app/hold-repository.js';
 import type { CrawlLogger } from '../log/create-logger.js';
 import { MIRROR_TEMP_DIR } from '../store/mirror-store.js';
 import { beginRound, roundCrawlId } from './crawl-round.js';
@@ -37,6 +38,11 @@ export const WORKER_ARGV_ENV = 'TARANTULA_WORKER_ARGV';
  * await superviseWorkers(config, log, process.argv.slice(1), process.stdout) //=> 0
  */
 export async function superviseWorkers(config: CrawlerConfig, log: CrawlLogger, argv: readonly string[], stdout: Writable): Promise<number> {
+  // Held for the workers too (each runs under this lock), until the index is merged.
+  return holdRepository(config.repository, log, () => supervise(config, log, argv, stdout));
+}
+
+async function supervise(config: CrawlerConfig, log: CrawlLogger, argv: readonly string[], stdout: Writable): Promise<number> {
   const connection = await connectFrontier(config.frontier!);
   let round: number;
   let shards: number;

@@ -22,6 +22,7 @@ import type { CrawlState } from '../state/crawl-state.js';
 import type { JournalWriter } from '../state/journal-writer.js';
 import { RecrawlSchedule } from '../state/recrawl-schedule.js';
 import { MirrorStore } from '../store/mirror-store.js';
+import { reservedNames } from '../store/reserved-names.js';
 import { linkPolicy, linkPolicySource, type LinkPolicy } from '../url/link-policy.js';
 import { withoutSessionIds } from '../url/query-params.js';
 import { DocumentPool } from '../workers/document-pool.js';
@@ -155,8 +156,15 @@ export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen
   // the seeds an interrupted run's input files added widen it again.
   const policySource = linkPolicySource(config, state.scopeSeeds);
   const policy = linkPolicy(policySource);
+  // The crawl's own files, and the user's index, log and WARC when they lie inside the repository.
+  const reserved = reservedNames(config.repository, [
+    config.indexFile === '-' ? undefined : config.indexFile,
+    config.logFile === 'screen' ? undefined : config.logFile,
+    config.warcFile,
+  ]);
   const pool = new DocumentPool({
     repository: config.repository,
+    reserved,
     policy: policySource,
     agent: productToken(config.userAgent),
     obeyRelNofollow: config.obeyRelNofollow,
@@ -221,7 +229,7 @@ export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen
     fetcher,
     documents: {
       pool,
-      store: new MirrorStore(config.repository),
+      store: new MirrorStore(config.repository, { reserved }),
       contentSeen: new ContentSeen(),
       near: { index: new NearDuplicateIndex(config.nearDuplicateBits), skipLinks: config.skipNearDuplicates },
     },

@@ -17,6 +17,7 @@ import { refusePrivateHosts } from '../stages/refuse-private-hosts.js';
 import { obeyRobots } from '../stages/obey-robots.js';
 import { robotsAllowed } from '../stages/robots-allowed.js';
 import { describeAndStore } from '../stages/describe-and-store.js';
+import type { PreviousCopy } from '../stages/store-document.js';
 import { scheduleRecrawl } from '../stages/schedule-recrawl.js';
 import { trapLimits } from '../stages/trap-limits.js';
 import { inputSeeds } from '../input/input-seeds.js';
@@ -63,6 +64,12 @@ function validatorsOf(ctx: CrawlContext): ((req: CrawlRequest) => Validators | u
     const page = ctx.state.known.get(req.url);
     return page && { etag: page.record.etag, lastModified: page.record.lastModified ?? page.record.serverDate };
   };
+}
+
+/** Where the last crawl stored a page (a recrawl): its new copy replaces that one, so each URL keeps its path. */
+function previousCopy(ctx: CrawlContext): PreviousCopy | undefined {
+  if (ctx.state.known.size === 0) return undefined;
+  return (url) => ctx.state.known.get(url)?.record.localPath;
 }
 
 /** The WARC hook of the fetch: a 304 refers back to the capture of the last crawl. */
@@ -173,7 +180,7 @@ export function defaultUnit(ctx: CrawlContext, release?: Release, stages: UnitSt
     readSitemaps(),
     reuseStored(ctx.state.known, docs.store),
     chain(stages.afterFetch),
-    describeAndStore(docs.pool, docs.contentSeen, ctx.admission.report, docs.near),
+    describeAndStore(docs.pool, docs.contentSeen, ctx.admission.report, docs.near, previousCopy(ctx)),
     // Under the fixed policy every page is due at every recrawl: nothing to schedule.
     ctx.schedule.adaptive ? scheduleRecrawl(ctx.schedule, ctx.state.known) : identity,
     chain(stages.afterParse),

@@ -6,6 +6,7 @@ import { rankPages, type RankedPage } from '../pagerank/rank-pages.js';
 import { readLinkGraph } from '../pagerank/read-link-graph.js';
 import { STATE_DIR } from '../state/crawl-state.js';
 import { readJournal } from '../state/read-journal.js';
+import { runningHolder } from '../state/repository-lock.js';
 import type { Interval, Row } from './svg-charts.js';
 
 /** Intervals of the pages-over-time chart, at most; fewer for a small crawl, so that each holds a few pages. */
@@ -82,8 +83,11 @@ async function readSummary(repository: string): Promise<ReportData['summary']> {
     const missing = (err as NodeJS.ErrnoException).code;
     if (missing === 'ENOENT' || missing === 'ENOTDIR') {
       const crawled = await stat(join(repository, STATE_DIR)).then(() => true, () => false);
+      const holder = crawled ? await runningHolder(repository) : undefined;
       throw new NoCrawlError(
-        crawled
+        holder !== undefined
+          ? `${repository} has a crawl running (pid ${holder.pid} on ${holder.host}, started ${holder.started}) that has not written stats.json yet; report it once it has ended`
+          : crawled
           ? `${repository} has a crawl journal but no stats.json: the crawl was killed before it ended; run it again (it resumes), then report`
           : `${repository} holds no crawl (no stats.json, no ${STATE_DIR}/journal.jsonl); crawl into it first: tarantula crawl --repository ${repository}`,
       );

@@ -5,21 +5,29 @@ import type { DocumentPool } from '../workers/document-pool.js';
 import type { ContentSeen } from '../frontier/content-seen.js';
 import type { DropReport } from '../model/filter-reason.js';
 import { documentInfo, type NearDuplicates } from './parse-document.js';
-import { toDocument } from './store-document.js';
+import { toDocument, type PreviousCopy } from './store-document.js';
 import { noRoom } from '../store/no-room.js';
 
 /**
  * `parseDocument` and `storeDocument` in one step, run on the worker threads of a
  * {@link DocumentPool}: the default unit's way to use the other cores. Same results, same records.
+ * `previous` says where the last crawl stored a URL (a recrawl), so that its new copy replaces the old one there.
  *
  * @example
  * of(fetched).pipe(describeAndStore(pool, contentSeen, report)) //=> { kind: 'document', record: {...} }
  */
-export function describeAndStore(pool: DocumentPool, contentSeen: ContentSeen, report: DropReport, near?: NearDuplicates): OperatorFunction<Fetched | Outcome, Outcome> {
+export function describeAndStore(
+  pool: DocumentPool,
+  contentSeen: ContentSeen,
+  report: DropReport,
+  near?: NearDuplicates,
+  previous?: PreviousCopy,
+): OperatorFunction<Fetched | Outcome, Outcome> {
   return passOutcomes(({ req, response, kept }: Fetched) => {
     const h = response.headers;
     const bytes = response.body.byteLength;
-    const job = { url: req.url, contentType: h['content-type'], xRobotsTag: h['x-robots-tag'], body: response.body, store: kept === undefined };
+    const before = kept === undefined ? previous?.(req.url) : undefined;
+    const job = { url: req.url, contentType: h['content-type'], xRobotsTag: h['x-robots-tag'], body: response.body, store: kept === undefined, ...(before !== undefined ? { previous: before } : {}) };
     return pool.run(job).then((result): Outcome => {
       // A repository that can take no more (a full disk) is no failure of the page: it stays pending, and the pool's `full` stops the crawl.
       if ('error' in result) return noRoom(result.code) ? { kind: 'unfinished', req } : { kind: 'failed', req, code: result.code ?? 'store-error', message: result.error };

@@ -6,22 +6,26 @@ import type { MirrorStore } from '../store/mirror-store.js';
 import { urlMd5 } from '../url/url-md5.js';
 import { noRoom } from '../store/no-room.js';
 
+/** Where the last crawl stored a URL's copy (its `localPath`), if it did: a recrawl replaces that copy. */
+export type PreviousCopy = (url: string) => string | undefined;
+
 /**
  * Writes a parsed document into the mirror and makes its index record (SPEC §6). Runs inside the
  * unit, so a slow disk holds the fetch slot instead of piling bodies up in memory. A noindex page is
  * stored and counted but kept out of the index (its record is kept, for recrawl). A document a
- * recrawl found unchanged keeps its stored copy and its record. A document the mirror cannot hold
- * fails, as in {@link describeAndStore}; a full disk errors the stream, which stops the crawl with
- * the page still pending.
+ * recrawl found unchanged keeps its stored copy and its record; one that changed replaces its copy
+ * where `previous` says it is. A document the mirror cannot hold fails, as in
+ * {@link describeAndStore}; a full disk errors the stream, which stops the crawl with the page still
+ * pending.
  *
  * @example
  * of(parsed).pipe(storeDocument(store)) //=> { kind: 'document', record: { localPath: 'www.a.test/index.html', ... } }
  */
-export function storeDocument(store: MirrorStore): OperatorFunction<Parsed | Outcome, Outcome> {
+export function storeDocument(store: MirrorStore, previous?: PreviousCopy): OperatorFunction<Parsed | Outcome, Outcome> {
   return passOutcomes((value: Parsed): Outcome | Promise<Outcome> =>
     value.kept
       ? toDocument(value, value.kept.localPath)
-      : store.save(new URL(value.req.url), value.doc.isHtml, value.response.body).then(
+      : store.save(new URL(value.req.url), value.doc.isHtml, value.response.body, previous?.(value.req.url)).then(
           (localPath) => toDocument(value, localPath),
           (err: NodeJS.ErrnoException): Outcome => {
             // On the main thread no pool's `full` stops the crawl: the error does, before the next page fails the same way.

@@ -38,13 +38,25 @@ describe('mirrorPath maps URLs as SPEC §6 describes', () => {
   });
 
   it('repairs names that are not plain file names with escaped unreserved characters', () => {
-    expect(mirrorPath(new URL('http://../a./b'), false)).toEqual(['.%2E', 'a%2E', 'b']);
+    expect(mirrorPath(new URL('http://../a./b'), false)).toEqual(['%2E%2E', 'a%2E', 'b']);
     expect(mirrorPath(new URL('http://h/x.'), true)).toEqual(['h', 'x%2E.html']);
     expect(mirrorPath(new URL('http://h//a'), false)).toEqual(['h', '%5F', 'a']);
     expect(mirrorPath(new URL('http://h/con/NUL.txt'), false)).toEqual(['h', '%63on', '%4EUL.txt']);
     expect(mirrorPath(new URL('http://h/com1'), true)).toEqual(['h', '%63om1.html']);
     expect(mirrorPath(new URL('http://con/'), true)).toEqual(['%63on', 'index.html']);
     expect(mirrorPath(new URL('http://h/console'), false)).toEqual(['h', 'console']);
+  });
+
+  it("escapes the first character of a host folder that would take a name of the crawl's own files", () => {
+    expect(mirrorPath(new URL('http://.tarantula/journal.jsonl'), false)).toEqual(['%2Etarantula', 'journal.jsonl']);
+    expect(mirrorPath(new URL('http://.git/config'), false)).toEqual(['%2Egit', 'config']);
+    expect(mirrorPath(new URL('http://stats.json/'), true)).toEqual(['%73tats.json', 'index.html']);
+    expect(mirrorPath(new URL('http://index.txt/'), false)).toEqual(['%69ndex.txt', 'index.html']);
+    expect(mirrorPath(new URL('http://report.html.1234.tmp/x'), false)).toEqual(['%72eport.html.1234.tmp', 'x']);
+    expect(mirrorPath(new URL('http://stats.json:8080/'), true)).toEqual(['stats.json+8080', 'index.html']);
+    expect(mirrorPath(new URL('http://statistics.json/'), true)).toEqual(['statistics.json', 'index.html']);
+    expect(mirrorPath(new URL('http://crawl-00000.warc.gz/'), true, ['crawl'])).toEqual(['%63rawl-00000.warc.gz', 'index.html']);
+    expect(mirrorPath(new URL('http://crawler/'), true, ['crawl'])).toEqual(['crawler', 'index.html']);
   });
 
   it('cuts long names deterministically, keeping them distinct and their extension', () => {

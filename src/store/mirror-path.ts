@@ -58,16 +58,39 @@ const safeName = (name: string, html: boolean): string => {
 };
 
 /**
+ * Names the crawl writes at the top of every repository besides the host folders (lowercase):
+ * the index, the stats, the report. `.tarantula` (the journal and the state) needs no entry: no
+ * host folder begins with a dot.
+ */
+export const CRAWL_FILES: readonly string[] = ['index.txt', 'stats.json', 'report.html'];
+
+/**
+ * Whether host folder `name` would stand on a top-level name of the crawl's own: a hidden name
+ * (`.tarantula`), one of `reserved`, or one of them followed by what the crawl adds to it (`index.txt.new`
+ * while a recrawl runs, `crawl-00000.warc.gz` for a WARC named `crawl`).
+ */
+function isReserved(name: string, reserved: readonly string[]): boolean {
+  if (name.startsWith('.')) return true;
+  const lower = name.toLowerCase();
+  for (const n of reserved) if (lower.startsWith(n) && (lower.length === n.length || lower[n.length] === '.' || lower[n.length] === '-')) return true;
+  return false;
+}
+
+/**
  * The place of a document in the mirror (SPEC §6), as path segments relative to the repository:
  * first the host folder (`HOST` or `HOST+PORT`), then the folders of the URL's path, then the file.
  * A path ending in `/` is stored as `index.html`; the query is kept with `?` written `%3F`; an HTML
  * document whose name has no `.htm`/`.html` extension gets `.html` after everything else.
  * Percent-escapes are kept as they are; whatever the URL holds, every segment is a plain name (never
  * empty, `.`, `..`, reserved on Windows, or longer than 255 bytes), so the joined path stays inside
- * the repository. Pure and deterministic. Collisions between files and folders are the store's job.
+ * the repository. A host folder never takes a name the crawl writes itself (`reserved`, a hidden name):
+ * its first character is escaped instead (`stats.json` → `%73tats.json`, `.tarantula` →
+ * `%2Etarantula`); a host name holds no `%`, so the escaped name is no other host's. Pure and
+ * deterministic. Collisions between files and folders, and between two URLs, are the store's job.
  *
  * @param url a normalized http(s) URL
  * @param isHtml whether the document is HTML
+ * @param reserved the top-level names of the crawl's own files (lowercase); default {@link CRAWL_FILES}
  * @example
  * mirrorPath(new URL('http://www.ics.forth.gr/index.html'), true) //=> ['www.ics.forth.gr', 'index.html']
  * mirrorPath(new URL('http://h:8080/a/news'), true)               //=> ['h+8080', 'a', 'news.html']
@@ -75,10 +98,11 @@ const safeName = (name: string, html: boolean): string => {
  * mirrorPath(new URL('http://h/docs/'), false)                     //=> ['h', 'docs', 'index.html']
  * @see MirrorStore
  */
-export function mirrorPath(url: URL, isHtml: boolean): string[] {
+export function mirrorPath(url: URL, isHtml: boolean, reserved: readonly string[] = CRAWL_FILES): string[] {
   // `+` separates the port, so a `+` of the host name itself is escaped
   const hostname = escape(url.hostname).replaceAll('+', '%2B');
-  const host = safeName(url.port === '' ? hostname : hostname + '+' + url.port, false);
+  let host = safeName(url.port === '' ? hostname : hostname + '+' + url.port, false);
+  if (isReserved(host, reserved)) host = percent(host.charAt(0)) + host.slice(1);
   const parts = url.pathname.slice(1).split('/');
   const last = parts.pop() ?? '';
   const out = [host];

@@ -41,19 +41,64 @@ describe('MirrorStore', () => {
     expect(await files(base)).toEqual(['repo/h+8080/a/news.html', 'repo/www.ics.forth.gr/index.html']);
   });
 
-  it('overwrites its own file when the same URL is saved again (recrawl)', async () => {
+  it('overwrites its own file when a recrawl saves the same URL again where the last crawl stored it', async () => {
     const url = new URL('http://h/page');
     const first = await store.save(url, true, bytes('old'));
-    expect(await store.save(url, true, bytes('new'))).toBe(first);
+    expect(await new MirrorStore(repo).save(url, true, bytes('new'), first)).toBe(first);
     expect((await store.read(first)).toString()).toBe('new');
     expect(await files(repo)).toEqual(['h/page.html']);
+  });
+
+  it.each([
+    ['http://h/', 'http://h/index.html', 'h/index.html'],
+    ['http://h/d/', 'http://h/d/index.html', 'h/d/index.html'],
+    ['http://h/news', 'http://h/news.html', 'h/news.html'],
+    ['http://h/q?x=1', 'http://h/q%3Fx=1', 'h/q%3Fx=1.html'],
+    ['http://h/a:b', 'http://h/a%3Ab', 'h/a%3Ab.html'],
+  ])('gives two URLs of one name (%s, %s) a copy each: the later one tagged', async (first, later, name) => {
+    expect(await store.save(new URL(first), true, bytes(first))).toBe(name);
+    const tagged = name.replace(/\.html$/, `${tag(new URL(later).href)}.html`);
+    expect(await store.save(new URL(later), true, bytes(later))).toBe(tagged);
+    expect((await store.read(name)).toString()).toBe(first);
+    expect((await store.read(tagged)).toString()).toBe(later);
+    // Each keeps its own place when the other is saved again, in this run or the next.
+    expect(await new MirrorStore(repo).save(new URL(later), true, bytes(later + ' 2'), tagged)).toBe(tagged);
+    expect(await new MirrorStore(repo).save(new URL(first), true, bytes(first + ' 2'), name)).toBe(name);
+    expect((await store.read(name)).toString()).toBe(first + ' 2');
+  });
+
+  it('never replaces a file it did not write for that URL (another URL, or a file of the user)', async () => {
+    await fsp.mkdir(join(repo, 'h'), { recursive: true });
+    await writeFile(join(repo, 'h/notes.html'), 'mine');
+    const path = await store.save(new URL('http://h/notes.html'), true, bytes('fetched'));
+    expect(path).toBe(`h/notes${tag('http://h/notes.html')}.html`);
+    expect(await readFile(join(repo, 'h/notes.html'), 'utf8')).toBe('mine');
+  });
+
+  it('gives racing claims of one name by two stores (two worker processes) a copy each', async () => {
+    const urls = ['http://h/', 'http://h/index.html'];
+    const other = new MirrorStore(repo, { sync: true });
+    const paths = await Promise.all([store.save(new URL(urls[0]!), true, bytes(urls[0]!)), other.save(new URL(urls[1]!), true, bytes(urls[1]!))]);
+    expect(new Set(paths).size).toBe(2);
+    for (const [i, path] of paths.entries()) expect((await store.read(path)).toString()).toBe(urls[i]);
+  });
+
+  it("keeps host folders off the names of the crawl's own files", async () => {
+    const reserved = ['index.txt', 'stats.json', 'report.html', 'logs'];
+    const own = new MirrorStore(repo, { reserved });
+    expect(await own.save(new URL('http://.tarantula/journal.jsonl'), false, bytes('j'))).toBe('%2Etarantula/journal.jsonl');
+    expect(await own.save(new URL('http://stats.json/'), true, bytes('s'))).toBe('%73tats.json/index.html');
+    expect(await own.save(new URL('http://logs/crawl.log'), false, bytes('l'))).toBe('%6Cogs/crawl.log');
+    expect(await own.save(new URL('http://index.txt.new/'), true, bytes('n'))).toBe('%69ndex.txt.new/index.html');
+    expect(await own.save(new URL('http://logs.example/'), true, bytes('e'))).toBe('%6Cogs.example/index.html');
+    expect(await own.save(new URL('http://logsite/'), true, bytes('e'))).toBe('logsite/index.html');
   });
 
   it('tags a folder that a file already blocks with the later URL', async () => {
     expect(await store.save(new URL('http://h/a'), false, bytes('file a'))).toBe('h/a');
     const later = 'http://h/a/b/c.pdf';
     expect(await store.save(new URL(later), false, bytes('c'))).toBe(`h/a${tag(later)}/b/c.pdf`);
-    expect(await store.save(new URL(later), false, bytes('c2'))).toBe(`h/a${tag(later)}/b/c.pdf`);
+    expect(await store.save(new URL(later), false, bytes('c2'), `h/a${tag(later)}/b/c.pdf`)).toBe(`h/a${tag(later)}/b/c.pdf`);
     expect((await store.read('h/a')).toString()).toBe('file a');
   });
 
@@ -71,8 +116,8 @@ describe('MirrorStore', () => {
     await store.save(new URL('http://h/a'), false, bytes('a'));
     const first = await store.save(new URL('http://h/a/b'), false, bytes('b'));
     const again = new MirrorStore(repo);
-    expect(await again.save(new URL('http://h/a/b'), false, bytes('b2'))).toBe(first);
-    expect(await again.save(new URL('http://h/a'), false, bytes('a2'))).toBe('h/a');
+    expect(await again.save(new URL('http://h/a/b'), false, bytes('b2'), first)).toBe(first);
+    expect(await again.save(new URL('http://h/a'), false, bytes('a2'), 'h/a')).toBe('h/a');
   });
 
   it('stores concurrent saves into one new folder, and racing file/folder pairs, without losing any', async () => {
@@ -140,8 +185,9 @@ describe('MirrorStore with synchronous file operations (the document worker)', (
     const pdf = await sync.save(new URL('http://h/x.pdf'), false, bytes('pdf'));
     expect(pdf).toBe(`h/x${tag('http://h/x.pdf')}.pdf`);
     expect(await sync.save(new URL('http://h/'), true, bytes('home'))).toBe('h/index.html');
-    expect(await sync.save(new URL('http://h/'), true, bytes('home 2'))).toBe('h/index.html');
+    expect(await sync.save(new URL('http://h/'), true, bytes('home 2'), 'h/index.html')).toBe('h/index.html');
     expect((await sync.read('h/index.html')).toString()).toBe('home 2');
+    expect(await sync.save(new URL('http://h/index.html'), true, bytes('other'))).toBe(`h/index${tag('http://h/index.html')}.html`);
     expect((await files(repo)).filter((f) => f.includes('.tarantula/tmp/'))).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { lstatSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { lstat, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { linkSync, lstatSync, mkdirSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { link, lstat, mkdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { linkOrCopy } from './link-or-copy.js';
@@ -15,18 +15,23 @@ interface FileOps {
   mkdir(path: string, opts?: { recursive: boolean }): unknown;
   writeFile(path: string, data: Uint8Array): unknown;
   rename(from: string, to: string): unknown;
+  link(from: string, to: string): unknown;
+  unlink(path: string): unknown;
   rm(path: string, opts: { force: boolean }): unknown;
   lstat(path: string): { isDirectory(): boolean } | Promise<{ isDirectory(): boolean }>;
 }
 
-const ASYNC_OPS: FileOps = { mkdir, writeFile, rename, rm, lstat };
+const ASYNC_OPS: FileOps = { mkdir, writeFile, rename, link, unlink, rm, lstat };
 /** For a worker thread of its own: no thread-pool round trip per call, and blocking harms no one. */
-const SYNC_OPS: FileOps = { mkdir: mkdirSync, writeFile: writeFileSync, rename: renameSync, rm: rmSync, lstat: lstatSync };
+const SYNC_OPS: FileOps = { mkdir: mkdirSync, writeFile: writeFileSync, rename: renameSync, link: linkSync, unlink: unlinkSync, rm: rmSync, lstat: lstatSync };
 
-/** Where documents are written before being renamed into place, relative to the repository. */
+/** Where documents are written before being linked (or renamed) into place, relative to the repository. */
 export const MIRROR_TEMP_DIR = '.tarantula/tmp';
 
 const codeOf = (err: unknown): string | undefined => (err as NodeJS.ErrnoException | null)?.code;
+
+/** What `link` answers on a file system without hard links (FAT, some network shares). */
+const NO_LINKS = new Set(['EPERM', 'ENOTSUP', 'ENOSYS', 'EMLINK']);
 
 /** What tells a colliding name apart: `~` and the first 8 hex digits of the MD5 of its URL; computed only on a collision. */
 const tagOf = (url: URL): string => '~' + createHash('md5').update(url.href).digest('hex').slice(0, 8);
@@ -40,10 +45,18 @@ const tagName = (name: string, tag: string, isFile: boolean): string => {
 /**
  * The local mirror of a crawl (SPEC §6): each document at `REPOSITORY/HOST/PATH` as
  * {@link mirrorPath} names it. Every file is written whole (a temporary file under `.tarantula/tmp`,
- * then a rename), so a crash never leaves half a document under its name. When a file stands where
- * a folder is needed, or a folder where a file is needed, the later document's colliding name gets
- * `~` and the first 8 hex digits of the MD5 of its URL. Saving a URL again overwrites its own file.
- * Folders already made are remembered, so a page costs one write and one rename.
+ * then linked or renamed into place), so a crash never leaves half a document under its name.
+ *
+ * No two URLs share a file (`/` and `/index.html`, `/news` and `/news.html`, `/a:b` and `/a%3Ab`):
+ * a document takes its name only if nothing stands there yet, atomically (a hard link, which fails
+ * when the name is taken, also by another thread or another worker process of the crawl). When a
+ * file or a folder stands at the name, or a file where a folder is needed, the later document's
+ * colliding name gets `~` and the first 8 hex digits of the MD5 of its URL; that name is its URL's
+ * alone, so a copy found there is overwritten. The files of the mirror are therefore the claims
+ * themselves: nothing in memory grows with the pages, claims hold across threads, processes, resume
+ * and recrawl, and a file the crawl did not write for that URL (a user's own) is never replaced. A
+ * recrawl passes each page's path of the last crawl (`previous`), which it overwrites in place.
+ * Folders already made are remembered, so a page costs one write, one link and one unlink.
  *
  * @example
  * const store = new MirrorStore('./testbedcsdics');
@@ -59,17 +72,26 @@ export class MirrorStore {
   private readonly fs: FileOps;
 
   /** `sync` does its file operations synchronously: for a worker thread that does nothing else (the document pool). */
-  constructor(repository: string, opts: { sync?: boolean } = {}) {
+  /** Top-level names no host folder may take (see {@link mirrorPath}). */
+  private readonly reserved: readonly string[] | undefined;
+
+  /**
+   * `sync` does its file operations synchronously: for a worker thread that does nothing else (the document pool).
+   * `reserved`: the top-level names of the crawl's own files, as `reservedNames` makes them.
+   */
+  constructor(repository: string, opts: { sync?: boolean; reserved?: readonly string[] } = {}) {
     this.root = resolve(repository);
     this.fs = opts.sync ? SYNC_OPS : ASYNC_OPS;
+    this.reserved = opts.reserved;
   }
 
   /**
    * Stores one document; concurrent saves are safe, also into the same new folder.
+   * @param previous where the last crawl stored this URL (a recrawl): that copy is replaced
    * @returns where it went, relative to the repository, with `/` separators
    */
-  async save(url: URL, isHtml: boolean, body: Uint8Array): Promise<string> {
-    const segments = mirrorPath(url, isHtml);
+  async save(url: URL, isHtml: boolean, body: Uint8Array, previous?: string): Promise<string> {
+    const segments = mirrorPath(url, isHtml, this.reserved);
     const name = segments.pop() as string; // mirrorPath gives the host folder and a file name at least
     const dir = await this.ensureDir(segments, url);
     // Temporary files live apart from the mirror, so a kill leaves no litter among the documents
@@ -81,10 +103,10 @@ export class MirrorStore {
     try {
       await this.fs.writeFile(temp, body);
       let target = `${dir}/${name}`;
-      if (!(await this.place(temp, target))) {
-        target = `${dir}/${tagName(name, tagOf(url), true)}`;
-        if (!(await this.place(temp, target))) throw new Error(`mirror: cannot store ${url.href} at ${target}`);
-      }
+      if (target === previous ? await this.place(temp, target) : await this.claim(temp, target)) return target;
+      // This name is this URL's alone: a copy found there is its own (of a run stopped before it recorded it).
+      target = `${dir}/${tagName(name, tagOf(url), true)}`;
+      if (!(await this.place(temp, target))) throw new Error(`mirror: cannot store ${url.href} at ${target}`);
       return target;
     } catch (err) {
       await this.fs.rm(temp, { force: true });
@@ -122,6 +144,24 @@ export class MirrorStore {
     const path = resolve(this.root, localPath);
     if (!path.startsWith(this.root + sep)) throw new Error(`mirror: ${localPath} is outside the repository`);
     return readFile(path);
+  }
+
+  /** Puts the temporary file at `target` unless anything stands there; false when something does. */
+  private async claim(temp: string, target: string): Promise<boolean> {
+    const path = join(this.root, target);
+    try {
+      await this.fs.link(temp, path);
+    } catch (err) {
+      const code = codeOf(err) ?? '';
+      if (code === 'EEXIST') return false;
+      if (!NO_LINKS.has(code)) throw err;
+      // No hard links here: a look, then a rename (two threads may then both take one new name).
+      if (await this.exists(target)) return false;
+      await this.fs.rename(temp, path);
+      return true;
+    }
+    await this.fs.unlink(temp);
+    return true;
   }
 
   /** Renames the temporary file over `target`; false when a folder stands there. */
@@ -174,6 +214,16 @@ export class MirrorStore {
     }
     this.dirs.add(path);
     return true;
+  }
+
+  private async exists(path: string): Promise<boolean> {
+    try {
+      await this.fs.lstat(join(this.root, path));
+      return true;
+    } catch (err) {
+      if (codeOf(err) === 'ENOENT') return false;
+      throw err;
+    }
   }
 
   private async isDir(path: string): Promise<boolean> {

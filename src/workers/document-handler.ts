@@ -19,13 +19,13 @@ import type { DocumentJob, DocumentResult, WorkerSetup } from './document-job.js
 export function documentHandler(setup: WorkerSetup, sync: boolean): (job: DocumentJob) => Promise<DocumentResult> {
   const policy = linkPolicy(setup.policy);
   const options: DescribeOptions = { ...setup, check: policy.check.bind(policy), resolve: cachedNormalizer() };
-  const store = new MirrorStore(setup.repository, { sync });
+  const store = new MirrorStore(setup.repository, { sync, ...(setup.reserved ? { reserved: setup.reserved } : {}) });
   return async (job) => {
     if (job.scopeSeeds) for (const seed of job.scopeSeeds) policy.widen(seed);
     try {
       const dropped: [FilterReason, string][] = [];
       const description = describeDocument(job, options, (reason, url) => dropped.push([reason, url]));
-      const localPath = job.store ? await store.save(new URL(job.url), description.isHtml, job.body) : undefined;
+      const localPath = job.store ? await store.save(new URL(job.url), description.isHtml, job.body, job.previous) : undefined;
       return { id: job.id, description, localPath, dropped };
     } catch (err) {
       return { id: job.id, error: (err as Error).message, code: (err as NodeJS.ErrnoException).code };

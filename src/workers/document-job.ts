@@ -5,6 +5,8 @@ import type { LinkPolicySource } from '../url/link-policy.js';
 /** What a document worker needs to know of the crawl, once. */
 export interface WorkerSetup {
   readonly repository: string;
+  /** Top-level names of the repository no host folder may take (the crawl's own files). */
+  readonly reserved?: readonly string[];
   /** Scope and lists, as the main thread has them: each worker makes the same policy of it. */
   readonly policy: LinkPolicySource;
   /** The robots.txt product token of the user agent, for `<meta name=...>` and X-Robots-Tag rules. */
@@ -21,6 +23,8 @@ export interface DocumentJob {
   readonly xRobotsTag: string | undefined;
   readonly body: Uint8Array;
   readonly store: boolean;
+  /** Where the last crawl stored this URL (a recrawl): its copy is replaced there. */
+  readonly previous?: string;
   /** Seeds that widened the crawl's scope since this thread's last job (read from input files while crawling). */
   readonly scopeSeeds?: readonly string[];
 }
