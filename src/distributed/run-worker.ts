@@ -57,6 +57,7 @@ export async function runWorker(shared: CrawlerConfig, log: CrawlLogger, slot: n
             worker: `${hostname()}:${resolve(config.repository)}#${slot}`,
             order: config.traversal,
             maxPerHost: config.maxPerHost,
+            levels: config.priorityLevels,
             politeness,
             requestsInFlight: config.requestsInFlight,
             leaseMs: config.leaseMs,
