@@ -72,6 +72,7 @@ export async function runWorker(shared: CrawlerConfig, log: CrawlLogger, slot: n
             worker: `${hostname()}:${resolve(config.repository)}#${slot}`,
             order: config.traversal,
             maxPerHost: config.maxPerHost,
+            levels: config.priorityLevels,
             politeness,
             requestsInFlight: config.requestsInFlight,
             leaseMs: config.leaseMs,
