@@ -221,14 +221,10 @@ describe('tarantula crawl --serve: metrics, status and the control API of a runn
     }
   });
 
-  it('refuses an address beyond loopback without serve-token-file, and a shared frontier (exit 2); with a token file, every request needs the token', async () => {
+  it('refuses an address beyond loopback without serve-token-file (exit 2); with a token file, every request needs the token', async () => {
     const refused = await runCli(['crawl', '--seed', web.url('site.test'), '--repository', join(tmp.dir, 'open'), '--serve', '0.0.0.0:0'], { cwd: tmp.dir });
     expect(refused.code).toBe(2);
     expect(refused.stderr.trim()).toBe('tarantula: --serve: serve on 0.0.0.0, beyond loopback, needs serve-token-file: anyone who can reach it could stop the crawl');
-
-    const shared = await runCli(['crawl', '--seed', web.url('site.test'), '--repository', join(tmp.dir, 'shared'), '--serve', '0', '--frontier', 'redis://127.0.0.1:1/0'], { cwd: tmp.dir });
-    expect(shared.code).toBe(2);
-    expect(shared.stderr.trim()).toBe('tarantula: --serve: serve works with a crawl in one process only, not with a shared frontier');
 
     await writeFile(join(tmp.dir, 'empty-token.txt'), '\n');
     const empty = await runCli(['crawl', '--seed', web.url('site.test'), '--repository', join(tmp.dir, 'empty'), '--serve', '0', '--serve-token-file', 'empty-token.txt'], { cwd: tmp.dir });

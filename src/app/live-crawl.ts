@@ -22,8 +22,26 @@ export interface LiveCrawl {
   addSeeds(text: string): { readonly taken: number; readonly refused: readonly string[] };
 }
 
-/** Starts serving a running crawl; resolves once it listens, to the function that closes it. */
-export type ServeCrawl = (crawl: LiveCrawl) => Promise<() => Promise<void>>;
+/** Starts serving a running crawl; resolves once it listens (told to `listening` with its URL), to the function that closes it. */
+export type ServeCrawl = (crawl: LiveCrawl, listening?: (url: string) => void) => Promise<() => Promise<void>>;
+
+/**
+ * The seeds of a POST /seeds body, a URL a line (the lines `-i FILE` takes), and the lines refused, with why.
+ *
+ * @example
+ * seedsOfText('http://a.test/\n/b') //=> { urls: ['http://a.test/'], refused: ['line 2: "/b" is not an absolute http(s) URL'] }
+ */
+export function seedsOfText(text: string): { readonly urls: readonly string[]; readonly refused: readonly string[] } {
+  const refused: string[] = [];
+  const urls: string[] = [];
+  text.split(/\r?\n/).forEach((line, i) => {
+    const seed = seedLine(line);
+    if (seed === undefined) return;
+    if ('refused' in seed) refused.push(`line ${i + 1}: ${seed.refused}`);
+    else urls.push(seed.url);
+  });
+  return { urls, refused };
+}
 
 /**
  * The running crawl as its server sees it: the context, the stop, and the pause and seeds of
@@ -42,14 +60,7 @@ export function liveCrawl(ctx: CrawlContext, stop: Stopping): LiveCrawl {
     resume: () => ctx.control.resume(),
     stop: (why) => stop.halt(EXIT.sigterm, why, true),
     addSeeds(text) {
-      const refused: string[] = [];
-      const urls: string[] = [];
-      text.split(/\r?\n/).forEach((line, i) => {
-        const seed = seedLine(line);
-        if (seed === undefined) return;
-        if ('refused' in seed) refused.push(`line ${i + 1}: ${seed.refused}`);
-        else urls.push(seed.url);
-      });
+      const { urls, refused } = seedsOfText(text);
       for (const url of urls) ctx.admission.widenScope(url);
       ctx.control.add(urls.map((href) => ({ href, depth: 0, seed: true })));
       return { taken: urls.length, refused };

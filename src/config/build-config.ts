@@ -101,13 +101,6 @@ export function buildConfig(
       `min-interval (${config.minIntervalHours} hours) is above max-interval (${config.maxIntervalHours} hours)`,
     );
   }
-  if (config.serve !== undefined && config.frontier !== undefined) {
-    throw new ConfigError(
-      'conf-bad-value',
-      lineOf.has('serve') ? place(file, lineOf.get('serve')) : '--serve',
-      'serve works with a crawl in one process only, not with a shared frontier',
-    );
-  }
   if (config.serve !== undefined && config.serveTokenFile === undefined && !isLoopbackHost(config.serve.host)) {
     throw new ConfigError(
       'conf-bad-value',

@@ -30,18 +30,8 @@ export const serveAddress: ValueParser<ServeAddress | undefined> = (v, key) => {
  * @example
  * tokenFile({ kind: 'scalar', text: 'token.txt', line: 3 }, 'serve-token-file') //=> 'token.txt'
  */
-export const tokenFile: ValueParser<string | undefined> = (v, key) => {
-  const path = optionalText(v, key);
-  if (path === undefined) return undefined;
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (err) {
-    throw new BadValue(`cannot read ${key} "${path}": ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-  }
-  if (text.split(/\r?\n/, 1)[0]!.trim() === '') throw new BadValue(`${key} "${path}" is empty: its first line is the token`);
-  return path;
-};
+export const tokenFile: ValueParser<string | undefined> = (v, key) =>
+  checkedFile(v, key, (text) => (text.split(/\r?\n/, 1)[0]!.trim() === '' ? 'is empty: its first line is the token' : undefined));
 
 /** Whether a `serve` host is a loopback address or name: only the machine itself can reach it. */
 export function isLoopbackHost(host: string): boolean {
@@ -55,7 +45,14 @@ export function isLoopbackHost(host: string): boolean {
  * @example
  * pemFile({ kind: 'scalar', text: 'certs/test-ca.pem', line: 3 }, 'ca-file') //=> 'certs/test-ca.pem'
  */
-export const pemFile: ValueParser<string | undefined> = (v, key) => {
+export const pemFile: ValueParser<string | undefined> = (v, key) =>
+  checkedFile(v, key, (text) => (text.includes('-----BEGIN CERTIFICATE-----') ? undefined : 'holds no PEM certificate (-----BEGIN CERTIFICATE-----)'));
+
+/**
+ * A file a key names, read now so that a wrong path or content stops the command before anything is
+ * crawled, with the key's place; empty means none. `problem` says what is wrong with the text, if anything.
+ */
+function checkedFile(v: Parameters<ValueParser<string | undefined>>[0], key: string, problem: (text: string) => string | undefined): string | undefined {
   const path = optionalText(v, key);
   if (path === undefined) return undefined;
   let text: string;
@@ -64,9 +61,10 @@ export const pemFile: ValueParser<string | undefined> = (v, key) => {
   } catch (err) {
     throw new BadValue(`cannot read ${key} "${path}": ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
-  if (!text.includes('-----BEGIN CERTIFICATE-----')) throw new BadValue(`${key} "${path}" holds no PEM certificate (-----BEGIN CERTIFICATE-----)`);
+  const wrong = problem(text);
+  if (wrong !== undefined) throw new BadValue(`${key} "${path}" ${wrong}`);
   return path;
-};
+}
 
 /**
  * A proxy URL (`proxy`), as curl's `--proxy`: `http://[user:password@]host:port` or `https://...`;

@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { Subject } from 'rxjs';
 import type { CrawlerConfig } from '../model/config.js';
+import type { ServeCrawl } from '../app/live-crawl.js';
 import { commandLine, runCrawl } from '../app/run-crawl.js';
 import { defaultPipeline } from '../engine/default-pipeline.js';
 import type { Pipeline } from '../engine/pipeline.js';
@@ -10,6 +11,7 @@ import { withoutSessionIds } from '../url/query-params.js';
 import { EXIT, exitWith } from '../app/exit-status.js';
 import { withoutPassword } from '../config/without-password.js';
 import { connectFrontier } from './connect-frontier.js';
+import { followVerbs } from './crawl-control.js';
 import { completeRound, currentRound, roundCrawlId } from './crawl-round.js';
 import { openCrawlShards } from './crawl-shards.js';
 import { crawlIdOf, previousRound, workerDir } from './redis-frontier-url.js';
@@ -24,12 +26,14 @@ import { sharedRobotsFetch } from './shared-robots.js';
  * machine crawling into two repositories are distinct workers, and a restarted worker takes back at
  * once what it held when it stopped. It works the crawl's current round (SPEC §5: a round after the
  * first is a recrawl of what this machine's workers fetched in the last completed one), and says in
- * Redis that the round completed when its crawl ran to its end.
+ * Redis that the round completed when its crawl ran to its end. It follows the crawl's verbs (pause,
+ * resume, stop, seeds: SPEC §12) whatever machine's server got them; with `serve`, it serves its own
+ * figures too, and tells its supervisor where over IPC.
  *
  * @example
  * await runWorker(config, log, 0) //=> 0 once the shared crawl has nothing queued, leased or in flight
  */
-export async function runWorker(shared: CrawlerConfig, log: CrawlLogger, slot: number, pipeline: Pipeline = defaultPipeline): Promise<number> {
+export async function runWorker(shared: CrawlerConfig, log: CrawlLogger, slot: number, pipeline: Pipeline = defaultPipeline, serve?: ServeCrawl): Promise<number> {
   // Each worker archives into WARC files of its own: PATH-SLOT-00000.warc.gz, …
   const config = shared.warcFile === undefined ? shared : { ...shared, warcFile: `${shared.warcFile.replace(/\.warc\.gz$/, '')}-${slot}` };
   const connection = await connectFrontier(config.frontier!);
@@ -45,6 +49,17 @@ export async function runWorker(shared: CrawlerConfig, log: CrawlLogger, slot: n
     });
     const { exitCode, completed } = await runCrawl(config, log, {
       ...commandLine(),
+      serve: async (live) => {
+        const unfollow = followVerbs(redis, crawlId, live, log);
+        const close = await serve?.(live, (url) => process.send?.({ serving: url })).catch((err: unknown) => {
+          unfollow();
+          throw err;
+        });
+        return async () => {
+          unfollow();
+          await close?.();
+        };
+      },
       worker: {
         dir: workerDir(config.repository, slot),
         // The supervisor that spawned this process holds the repository for all its workers.
@@ -57,6 +72,7 @@ export async function runWorker(shared: CrawlerConfig, log: CrawlLogger, slot: n
             worker: `${hostname()}:${resolve(config.repository)}#${slot}`,
             order: config.traversal,
             maxPerHost: config.maxPerHost,
+            levels: config.priorityLevels,
             politeness,
             requestsInFlight: config.requestsInFlight,
             leaseMs: config.leaseMs,

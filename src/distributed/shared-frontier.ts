@@ -16,6 +16,8 @@ export interface SharedFrontierOptions {
   readonly worker: string;
   readonly order: 'bfs' | 'dfs';
   readonly maxPerHost: number;
+  /** priority-levels: the front queues of each host this worker holds (SPEC §10). Default 1. */
+  readonly levels?: number;
   readonly politeness: DelayPolicy;
   /** Requests in flight in this worker: it leases 3 × as many hosts (Mercator's back queues). */
   /** Requests in flight on this worker (`threads`): how many hosts it asks for, and permits it wants. */
@@ -82,6 +84,8 @@ interface Held {
  * the head of its queue. `size` counts the shared crawl's pending requests, so the crawl completes
  * when no worker has anything queued, leased or in flight. How each request ended comes with the
  * crawl loop's release of it, as with any frontier: the crawl needs nothing else to run shared.
+ * Priority levels act in the local host frontier (front queues): Redis's host queues are lists that
+ * keep each request's level in its bytes but hand requests out in arrival order.
  *
  * @example
  * const shared = new SharedFrontier({ redis, shards: await openCrawlShards(connection, 'news'), worker: 'host#0', ... });
@@ -92,6 +96,10 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
   private readonly held = new Map<string, Held>();
   /** Each request taken from Redis, as Redis holds it (its end names it by these bytes). */
   private readonly blobs = new Map<string, Buffer>();
+  /** The level of each request taken from Redis and not started yet: a URL found again may move up. */
+  private readonly waiting = new Map<string, number>();
+  /** URLs moved up here, with their new level and the copies of a lower level still queued, to skip. */
+  private readonly raised = new Map<string, { level: number; stale: number }>();
   private outbox: Admit[] = [];
   private ends: { host: string; blob: Buffer; kind: 'd' | 'x' }[] = [];
   /** The shared crawl's pending requests that are not this worker's, at the last sync (unknown = 1). */
@@ -130,7 +138,15 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
         return ms;
       },
     };
-    this.local = hostFrontier<CrawlRequest>({ order: opts.order, maxPerHost: opts.maxPerHost, politeness });
+    this.local = hostFrontier<CrawlRequest>({
+      order: opts.order, maxPerHost: opts.maxPerHost, politeness, levels: opts.levels ?? 1, levelOf: (req) => req.level ?? 1,
+      skip: (req) => {
+        const r = this.raised.get(req.url);
+        if (r === undefined || (req.level ?? 1) >= r.level) return false;
+        if (--r.stale === 0) this.raised.delete(req.url);
+        return true;
+      },
+    });
     this.plan();
   }
 
@@ -153,6 +169,11 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
   }
 
   push(req: CrawlRequest): boolean {
+    // A URL found again whose level rose (the seen-set let it through): Redis has it already.
+    if (req.again) {
+      this.raise(req);
+      return true;
+    }
     const [hi, lo] = fingerprintOf(this.opts.canonical(req.url));
     const blob = encode(req);
     // 16 bits name the bucket, 48 stay in it: an integer exact in Lua's doubles and in Redis's intsets.
@@ -177,6 +198,7 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
       if (req === undefined) return undefined;
       const h = this.held.get(req.host)!;
       h.unstarted--;
+      this.waiting.delete(req.url);
       if (!h.lost) {
         h.active++;
         this.active++;
@@ -202,7 +224,10 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
     const h = this.held.get(req.host);
     if (h) {
       h.active--;
-      if (end.kind === 'again') h.unstarted++;
+      if (end.kind === 'again') {
+        h.unstarted++;
+        this.waiting.set(end.next.url, end.next.level ?? 1);
+      }
       this.forget(req.host, h);
     }
     if (end.kind !== 'again') {
@@ -252,6 +277,20 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
     this.syncing = run.then(done, done);
     await run;
     this.plan();
+  }
+
+  /**
+   * Moves a URL found again up to its new level if it waits here (its copy of the lower level is
+   * skipped when it comes up; its end still names the bytes Redis holds). One still in Redis, or
+   * held by another worker, keeps the level it was admitted with.
+   */
+  private raise(req: CrawlRequest): void {
+    const level = req.level ?? 1;
+    const at = this.waiting.get(req.url);
+    if (at === undefined || level <= at) return;
+    this.waiting.set(req.url, level);
+    this.raised.set(req.url, { level, stale: (this.raised.get(req.url)?.stale ?? 0) + 1 });
+    this.local.push(req);
   }
 
   private waitsForPermit(): boolean {
@@ -385,6 +424,7 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
       const reqs = blobs.map((blob) => {
         const req = crawlRequestCodec.decode(blob, 0, blob.length, host);
         this.blobs.set(req.url, blob);
+        this.waiting.set(req.url, req.level ?? 1);
         return req;
       });
       h.unstarted += reqs.length;

@@ -5,12 +5,14 @@ import type { Writable } from 'node:stream';
 import type { CrawlerConfig } from '../model/config.js';
 import { EXIT, exitWith } from '../app/exit-status.js';
 import { holdRepository } from '../app/hold-repository.js';
+import type { RunState } from '../app/live-crawl.js';
 import type { CrawlLogger } from '../log/create-logger.js';
 import { MIRROR_TEMP_DIR } from '../store/mirror-store.js';
+import { clearVerbs, crawlState, postSeeds, postVerb, type CrawlVerb } from './crawl-control.js';
 import { beginRound, roundCrawlId } from './crawl-round.js';
 import { foldCompletedRound, mergeIndexParts, sumWorkerStats } from './merge-worker-parts.js';
 import { passwordsHidden, withoutPassword } from '../config/without-password.js';
-import { connectFrontier } from './connect-frontier.js';
+import { connectFrontier, type FrontierConnection } from './connect-frontier.js';
 import { openCrawlShards } from './crawl-shards.js';
 import { crawlIdOf } from './redis-frontier-url.js';
 import { relayLines } from './relay-lines.js';
@@ -24,6 +26,21 @@ export const WORKER_SLOT_ENV = 'TARANTULA_WORKER_SLOT';
  */
 export const WORKER_ARGV_ENV = 'TARANTULA_WORKER_ARGV';
 
+/** What the server of a shared crawl's command (`--serve`) reads and steers: the verbs act on the whole crawl, through Redis. */
+export interface SharedCrawl {
+  readonly config: CrawlerConfig;
+  readonly log: CrawlLogger;
+  /** The URL of each running worker's own server (loopback, a port of its own), by slot. */
+  readonly workers: ReadonlyMap<number, string>;
+  state(): Promise<RunState>;
+  verb(verb: CrawlVerb): Promise<void>;
+  /** Seeds for every worker of the crawl, on every machine. */
+  addSeeds(urls: readonly string[]): Promise<void>;
+}
+
+/** Starts serving a shared crawl; resolves once it listens, to the function that closes it. */
+export type ServeShared = (crawl: SharedCrawl) => Promise<() => Promise<void>>;
+
 /**
  * `tarantula crawl CONF --frontier redis://… --workers N` (or `tarantula run PIPELINE …`): checks that
  * Redis answers and fixes the crawl's shards, starts N worker processes (this same program and
@@ -33,29 +50,48 @@ export const WORKER_ARGV_ENV = 'TARANTULA_WORKER_ARGV';
  * stats, and when the crawl completed it merges their journals into one index. Run again after the
  * crawl completed, it begins the crawl's next round: a recrawl of the pages this machine's workers fetched. Exit status as SPEC §2: 130 /
  * 143 after a signal, 1 when a worker could not run (Redis lost) or every worker died, else 0.
+ * With `serve` (`--serve`), it serves the crawl while its workers run, each worker serving its own
+ * figures on loopback (its URL told over IPC); a POST /stop ends it as SIGTERM does (143).
  *
  * @example
  * await superviseWorkers(config, log, process.argv.slice(1), process.stdout) //=> 0
  */
-export async function superviseWorkers(config: CrawlerConfig, log: CrawlLogger, argv: readonly string[], stdout: Writable): Promise<number> {
+export async function superviseWorkers(config: CrawlerConfig, log: CrawlLogger, argv: readonly string[], stdout: Writable, serve?: ServeShared): Promise<number> {
   // Held for the workers too (each runs under this lock), until the index is merged.
-  return holdRepository(config.repository, log, () => supervise(config, log, argv, stdout));
+  return holdRepository(config.repository, log, () => connected(config, log, argv, stdout, serve));
 }
 
-async function supervise(config: CrawlerConfig, log: CrawlLogger, argv: readonly string[], stdout: Writable): Promise<number> {
+async function connected(config: CrawlerConfig, log: CrawlLogger, argv: readonly string[], stdout: Writable, serve?: ServeShared): Promise<number> {
   const connection = await connectFrontier(config.frontier!);
+  try {
+    return await supervise(config, log, argv, stdout, connection, serve);
+  } finally {
+    connection.redis.disconnect();
+  }
+}
+
+async function supervise(config: CrawlerConfig, log: CrawlLogger, argv: readonly string[], stdout: Writable, connection: FrontierConnection, serve?: ServeShared): Promise<number> {
+  const { redis } = connection;
+  const crawlId = crawlIdOf(config);
   let round: number;
   let shards: number;
   try {
     // Run again after the crawl completed, the command recrawls it: a new round, begun once for every machine.
-    round = await beginRound(connection.redis, crawlIdOf(config));
-    shards = (await openCrawlShards(connection, roundCrawlId(crawlIdOf(config), round))).prefixes.length;
+    round = await beginRound(redis, crawlId);
+    shards = (await openCrawlShards(connection, roundCrawlId(crawlId, round))).prefixes.length;
+    // A run after a POST /stop (or a pause) starts running.
+    await clearVerbs(redis, crawlId);
   } catch (err) {
     throw exitWith(EXIT.cannotRun, `cannot begin the crawl's round at the Redis frontier at ${withoutPassword(config.frontier!)}: ${(err as Error).message}`);
-  } finally {
-    connection.redis.disconnect();
   }
   const recrawl = await foldCompletedRound(config.repository, round);
+  const workers = new Map<number, string>();
+  const closeServer = await serve?.({
+    config, log, workers,
+    state: () => crawlState(redis, crawlId),
+    verb: (verb) => postVerb(redis, crawlId, verb),
+    addSeeds: (urls) => postSeeds(redis, crawlId, urls),
+  });
   // The workers share the mirror: no worker may clear temporary files while another writes them.
   await rm(join(resolve(config.repository), MIRROR_TEMP_DIR), { recursive: true, force: true });
   let signalled: number | undefined;
@@ -74,7 +110,11 @@ async function supervise(config: CrawlerConfig, log: CrawlLogger, argv: readonly
   const ends = Array.from({ length: config.workers }, (_, slot) => {
     const child = spawn(process.execPath, [...process.execArgv, program!, ...args.map(passwordsHidden)], {
       env: { ...process.env, [WORKER_SLOT_ENV]: String(slot), [WORKER_ARGV_ENV]: JSON.stringify(args) },
-      stdio: ['ignore', 'pipe', 'inherit'],
+      // With --serve, a worker tells the URL of its own server over IPC.
+      stdio: serve ? ['ignore', 'pipe', 'inherit', 'ipc'] : ['ignore', 'pipe', 'inherit'],
+    });
+    child.on('message', (message: { serving?: unknown }) => {
+      if (typeof message.serving === 'string') workers.set(slot, message.serving);
     });
     children.push(child);
     relay.add(child.stdout!);
@@ -82,7 +122,9 @@ async function supervise(config: CrawlerConfig, log: CrawlLogger, argv: readonly
     return new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
       // 'close': its stdout is read to the end as well.
       child.on('close', (code, signal) => {
-        if (code !== 0 && signalled === undefined) log.error({ worker: slot, pid: child.pid, code, signal }, 'a worker died; the others carry on, and its hosts come back when its leases run out');
+        workers.delete(slot);
+        // 143 without a signal here: the crawl's POST /stop (a worker stops as on SIGTERM).
+        if (code !== 0 && code !== EXIT.sigterm && signalled === undefined) log.error({ worker: slot, pid: child.pid, code, signal }, 'a worker died; the others carry on, and its hosts come back when its leases run out');
         relay.end(child.stdout!, code === 0);
         done({ code, signal });
       }),
@@ -91,9 +133,13 @@ async function supervise(config: CrawlerConfig, log: CrawlLogger, argv: readonly
   const results = await Promise.all(ends);
   process.off('SIGINT', onSigint);
   process.off('SIGTERM', onSigterm);
+  // Stopped by a POST /stop (to any machine's command): every worker stopped as on SIGTERM.
+  const stopped = (await crawlState(redis, crawlId).catch(() => 'running')) === 'stopping';
+  await closeServer?.().catch((err: unknown) => log.error({ err }, 'cannot close the server of --serve'));
   // Whatever the way out, stats.json sums what the workers did (as a crawl in one process writes it).
   const stats = await sumWorkerStats(config.repository);
   if (signalled !== undefined) return signalled;
+  if (stopped) return EXIT.sigterm;
   if (results.some((r) => r.code === EXIT.cannotRun)) return EXIT.cannotRun;
   if (!results.some((r) => r.code === EXIT.ok)) {
     log.error('every worker died; run the same command again to resume the crawl');

@@ -11,7 +11,8 @@ import type { DropReport } from '../model/filter-reason.js';
  * already `started` (depth-first), a URL seen but still waiting is let through again, marked `again`,
  * so that it moves to the top of the stack: the crawl is then an exact depth-first preorder.
  * With `reconsider`, only the URLs it picks are let through again (priorities: the ones whose
- * level just rose).
+ * level just rose); without `started` (a worker of a shared crawl, whose requests come from Redis),
+ * those alone are.
  *
  * @example
  * of(admissible, admissible).pipe(dedup(seen, report)) //=> one CrawlRequest, then 'duplicate' reported
@@ -21,7 +22,7 @@ export function dedup(seen: SeenSet, report: DropReport, started?: SeenSet, reco
     map((a: Admissible): CrawlRequest | undefined => {
       const isNew = seen.add(a.url);
       // `reconsider` first: it is cheaper than a look-up in `started`, and mostly says no.
-      if (!isNew && (started === undefined || (reconsider !== undefined && !reconsider(a)) || started.has(a.url))) {
+      if (!isNew && (reconsider === undefined ? started === undefined || started.has(a.url) : !reconsider(a) || started?.has(a.url) === true)) {
         report('duplicate', a.url);
         return undefined;
       }
