@@ -183,11 +183,14 @@ async function crawlHeld(config: CrawlerConfig, log: CrawlLogger, opts: RunCrawl
     try {
       await worker?.close().catch((err: unknown) => log.error({ err }, 'cannot give the hosts back to the shared frontier'));
       lost?.unsubscribe();
-      await finishCrawl(ctx, index.writers, { completed: !stop.interrupted && !failed, shared: worker !== undefined, home, indexPath: index.indexPath, writing: index.writing });
+      await finishCrawl(ctx, index.writers, { completed: completedBy(stop, failed), shared: worker !== undefined, home, indexPath: index.indexPath, writing: index.writing });
     } finally {
       await closeServer?.().catch((err: unknown) => log.error({ err }, 'cannot close the server of --serve'));
       stopListening();
     }
   }
-  return { exitCode: failed ? EXIT.cannotRun : stop.exitCode, completed: !stop.interrupted && !failed, ctx };
+  return { exitCode: failed ? EXIT.cannotRun : stop.exitCode, completed: completedBy(stop, failed), ctx };
 }
+
+/** A crawl ran to its end when nothing stopped it early (a signal, the time limit, a closed stdout) and it did not fail. */
+const completedBy = (stop: { readonly interrupted: boolean }, failed: boolean): boolean => !stop.interrupted && !failed;
