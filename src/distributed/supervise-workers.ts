@@ -104,7 +104,7 @@ async function supervise(config: CrawlerConfig, log: CrawlLogger, argv: readonly
   const onSigterm = forward('SIGTERM', EXIT.sigterm);
   process.on('SIGINT', onSigint);
   process.on('SIGTERM', onSigterm);
-  log.info({ frontier: config.frontier, crawlId: crawlIdOf(config), round, ...(recrawl ? { recrawl } : {}), shards, masters: connection.masters, workers: config.workers }, 'starting workers');
+  log.info({ frontier: config.frontier, crawlId, round, ...(recrawl ? { recrawl } : {}), shards, masters: connection.masters, workers: config.workers }, 'starting workers');
   const relay = relayLines(stdout);
   const [program, ...args] = argv;
   const ends = Array.from({ length: config.workers }, (_, slot) => {

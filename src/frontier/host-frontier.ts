@@ -164,7 +164,6 @@ class HostFrontier<R extends { readonly host: string }> implements Frontier<R> {
     return accepted;
   }
 
-
   pull(now: number): R | undefined {
     for (let top = this.waiting.peek(); top !== undefined && top.readyAt() <= now; top = this.waiting.peek()) {
       this.waiting.pop();
