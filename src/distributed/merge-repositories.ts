@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { mkdir, readdir, realpath } from 'node:fs/promises';
 import { basename, dirname, join, posix, resolve, sep } from 'node:path';
 import { EXIT, exitWith } from '../app/exit-status.js';
@@ -9,6 +8,7 @@ import { STATE_DIR } from '../state/crawl-state.js';
 import { JournalWriter } from '../state/journal-writer.js';
 import { readJournal } from '../state/read-journal.js';
 import { linkOrCopy } from '../store/link-or-copy.js';
+import { urlMd5 } from '../url/url-md5.js';
 import { MirrorStore } from '../store/mirror-store.js';
 import { noRoom } from '../store/no-room.js';
 import { sumStats } from './merge-worker-parts.js';
@@ -150,7 +150,7 @@ async function* partRecords(part: RepositoryPart): AsyncGenerator<PartRecord> {
     for await (const e of readJournal(path)) {
       if (e[0] !== 'd' || e[2] === null || e[4] === false) continue;
       const record = e[2];
-      const md5 = /^[0-9a-f]{32}$/.test(record.md5) ? record.md5 : createHash('md5').update(record.url).digest('hex');
+      const md5 = /^[0-9a-f]{32}$/.test(record.md5) ? record.md5 : urlMd5(record.url);
       yield { record, contentType: e[3], md5, time: Date.parse(record.fetchedAt) };
     }
 }
