@@ -1,0 +1,309 @@
+import { closeSync, mkdirSync, openSync, read, readSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
+import { promisify } from 'node:util';
+import { endianness } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * Where a fingerprint's two words sit in a 64-bit slot of native byte order: its high word first in
+ * the number, so that the slots sorted as BigUint64s are sorted by (hi, lo).
+ */
+export const HI = endianness() === 'LE' ? 1 : 0;
+export const LO = 1 - HI;
+
+/** Fingerprints per block: 4 KiB, one page read for each run a "maybe" looks in. */
+const BLOCK = 512;
+/** Fingerprints per read and per write of a merge: 1 MiB. */
+const CHUNK = 1 << 17;
+/** Bits set per fingerprint in the filter: two stay useful when bits per fingerprint run low, as past its size. */
+const PROBES = 2;
+
+/** One sorted run on disk, open for reading, with the first fingerprint of each block in memory. */
+interface Run {
+  readonly path: string;
+  readonly fd: number;
+  readonly count: number;
+  /** First fingerprint of each block, as (hi, lo) pairs at [2b + HI], [2b + LO]. */
+  readonly firsts: Uint32Array;
+}
+
+/**
+ * The part of a seen-set that spilled: sorted runs of 64-bit fingerprints in files, each with the
+ * first fingerprint of every 4 KiB block in memory, behind one Bloom filter of a fixed size. A look-up
+ * the filter says no to costs nothing more; a "maybe" reads one block of each run (from the page
+ * cache, mostly) and answers exactly. A new run is written at once (`write`); two runs are merged in
+ * the background when the newer is more than half the older (a binary counter: log2 of the spills
+ * runs, each fingerprint rewritten that many times). The runs are a cache of what the journal
+ * holds: a new process removes what an earlier one left (`dir` is its own), and rebuilds them from
+ * the journal, so a kill during a write or a merge costs nothing but the rebuild.
+ *
+ * A write or a merge that fails (a full disk) leaves the runs as they were and is reported once by
+ * {@link failed}; nothing more is written after it.
+ */
+export class SeenRuns {
+  private runs: Run[] = [];
+  private readonly filter: Int32Array;
+  private readonly filterMask: number;
+  private readonly block = new Uint32Array(2 * BLOCK);
+  private readonly blockBytes = new Uint8Array(this.block.buffer);
+  private named = 0;
+  private merging: Promise<void> | undefined;
+  private made = false;
+  private failure: Error | undefined;
+  private onFailure: (err: Error) => void = () => undefined;
+  /** Fingerprints on disk (the runs never share one: the set writes only fingerprints they lack). */
+  count = 0;
+  /** Resolves with the first write or merge that failed. */
+  readonly failed = new Promise<Error>((resolve) => (this.onFailure = resolve));
+
+  /** `filterBytes`: the filter's size, rounded down to a power of two (at least 8 bytes). */
+  constructor(
+    private readonly dir: string,
+    filterBytes: number,
+  ) {
+    let bits = 64;
+    while (bits * 2 <= filterBytes * 8) bits *= 2;
+    this.filter = new Int32Array(bits / 32);
+    this.filterMask = bits - 1;
+  }
+
+  /** Whether a write or a merge failed: the set then keeps in memory whatever it cannot write. */
+  get stopped(): boolean {
+    return this.failure !== undefined;
+  }
+
+  /** Runs on disk now. */
+  get runCount(): number {
+    return this.runs.length;
+  }
+
+  /** Whether the fingerprint is in a run. */
+  has(hi: number, lo: number): boolean {
+    const f = this.filter, m = this.filterMask;
+    for (let i = 0; i < PROBES; i++) {
+      const bit = (lo + Math.imul(i, hi | 1)) & m;
+      if ((f[bit >>> 5]! & (1 << (bit & 31))) === 0) return false;
+    }
+    for (let r = this.runs.length - 1; r >= 0; r--) if (this.inRun(this.runs[r]!, hi, lo)) return true;
+    return false;
+  }
+
+  /**
+   * Writes `slots` (fingerprints as native 64-bit numbers, sorted) as a new run; false if it could not
+   * (then {@link failed} says why and the caller keeps them).
+   */
+  write(slots: BigUint64Array): boolean {
+    if (this.failure !== undefined) return false;
+    const path = join(this.dir, `run-${this.named++}`);
+    let fd: number | undefined;
+    try {
+      if (!this.made) {
+        rmSync(this.dir, { recursive: true, force: true });
+        mkdirSync(this.dir, { recursive: true });
+        this.made = true;
+      }
+      fd = openSync(path, 'w+');
+      const bytes = new Uint8Array(slots.buffer, slots.byteOffset, slots.byteLength);
+      for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done);
+    } catch (err) {
+      if (fd !== undefined) closeSync(fd);
+      removeQuietly(path);
+      this.fail(err as Error);
+      return false;
+    }
+    const words = new Uint32Array(slots.buffer, slots.byteOffset, 2 * slots.length);
+    const firsts = new Uint32Array(2 * Math.ceil(slots.length / BLOCK));
+    for (let b = 0; 2 * b < firsts.length; b++) firsts.set(words.subarray(2 * b * BLOCK, 2 * b * BLOCK + 2), 2 * b);
+    for (let i = 0; i < slots.length; i++) this.remember(words[2 * i + HI]!, words[2 * i + LO]!);
+    this.runs.push({ path, fd, count: slots.length, firsts });
+    this.count += slots.length;
+    this.mergeIfDue();
+    return true;
+  }
+
+  /** Waits for a merge under way, then closes the runs and removes their folder. */
+  async close(): Promise<void> {
+    await this.merging;
+    for (const run of this.runs) closeSync(run.fd);
+    this.runs = [];
+    this.count = 0;
+    if (this.made) rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  private remember(hi: number, lo: number): void {
+    const f = this.filter, m = this.filterMask;
+    for (let i = 0; i < PROBES; i++) {
+      const bit = (lo + Math.imul(i, hi | 1)) & m;
+      f[bit >>> 5]! |= 1 << (bit & 31);
+    }
+  }
+
+  /** Binary search of the blocks' first fingerprints, then of the one block that may hold it. */
+  private inRun(run: Run, hi: number, lo: number): boolean {
+    const firsts = run.firsts;
+    let a = 0, z = firsts.length / 2 - 1;
+    if (compare(firsts[HI]!, firsts[LO]!, hi, lo) > 0) return false;
+    while (a < z) {
+      const mid = (a + z + 1) >>> 1;
+      if (compare(firsts[2 * mid + HI]!, firsts[2 * mid + LO]!, hi, lo) <= 0) a = mid;
+      else z = mid - 1;
+    }
+    const n = Math.min(BLOCK, run.count - a * BLOCK);
+    readFully(run.fd, this.blockBytes, 8 * n, 8 * a * BLOCK);
+    const w = this.block;
+    let lowest = 0, highest = n - 1;
+    while (lowest <= highest) {
+      const mid = (lowest + highest) >>> 1;
+      const c = compare(w[2 * mid + HI]!, w[2 * mid + LO]!, hi, lo);
+      if (c === 0) return true;
+      if (c < 0) lowest = mid + 1;
+      else highest = mid - 1;
+    }
+    return false;
+  }
+
+  /** Merges two neighbouring runs, the newest such pair where the older is less than twice the newer. */
+  private mergeIfDue(): void {
+    if (this.merging !== undefined || this.failure !== undefined) return;
+    let r = this.runs.length - 1;
+    while (r > 0 && this.runs[r - 1]!.count >= 2 * this.runs[r]!.count) r--;
+    if (r === 0) return;
+    const older = this.runs[r - 1]!, newer = this.runs[r]!;
+    this.merging = this.merge(older, newer).then(
+      (merged) => {
+        // Runs written meanwhile stay after it: newer ones are the smaller, as the merge rule wants.
+        this.runs.splice(this.runs.indexOf(older), 2, merged);
+        for (const run of [older, newer]) {
+          closeSync(run.fd);
+          removeQuietly(run.path);
+        }
+      },
+    ).catch((err: Error) => this.fail(err)).finally(() => {
+      this.merging = undefined;
+      this.mergeIfDue();
+    });
+  }
+
+  /** Two runs into one, streamed in chunks through `NAME.merging`, renamed when whole. */
+  private async merge(a: Run, b: Run): Promise<Run> {
+    const name = join(this.dir, `run-${this.named++}`);
+    const out = await open(`${name}.merging`, 'w');
+    try {
+      const count = a.count + b.count;
+      const firsts = new Uint32Array(2 * Math.ceil(count / BLOCK));
+      const left = new ChunkReader(a), right = new ChunkReader(b);
+      const chunk = new Uint32Array(2 * CHUNK);
+      let filled = 0, written = 0;
+      await left.refill();
+      await right.refill();
+      while (written + filled < count) {
+        const takeLeft = right.done || (!left.done && compare(left.hi, left.lo, right.hi, right.lo) < 0);
+        const from = takeLeft ? left : right;
+        chunk[2 * filled + HI] = from.hi;
+        chunk[2 * filled + LO] = from.lo;
+        if ((written + filled) % BLOCK === 0) {
+          const b = (written + filled) / BLOCK;
+          firsts[2 * b + HI] = from.hi;
+          firsts[2 * b + LO] = from.lo;
+        }
+        filled++;
+        if (from.advance()) await from.refill();
+        if (filled === CHUNK) {
+          await writeAll(out, new Uint8Array(chunk.buffer, 0, 8 * filled));
+          written += filled;
+          filled = 0;
+        }
+      }
+      await writeAll(out, new Uint8Array(chunk.buffer, 0, 8 * filled));
+      await out.close();
+      renameSync(`${name}.merging`, name);
+      return { path: name, fd: openSync(name, 'r'), count, firsts };
+    } catch (err) {
+      await out.close().catch(() => undefined);
+      removeQuietly(`${name}.merging`);
+      throw err;
+    }
+  }
+
+  private fail(err: Error): void {
+    if (this.failure !== undefined) return;
+    this.failure = err;
+    this.onFailure(err);
+  }
+}
+
+/** A run read a chunk at a time, its current fingerprint in `hi`, `lo`. */
+class ChunkReader {
+  private readonly words = new Uint32Array(2 * CHUNK);
+  private at = 0;
+  private held = 0;
+  private read = 0;
+  hi = 0;
+  lo = 0;
+  done = false;
+
+  constructor(private readonly run: Run) {}
+
+  /** Reads the next chunk; `done` when the run is over. */
+  async refill(): Promise<void> {
+    const n = Math.min(CHUNK, this.run.count - this.read);
+    if (n === 0) {
+      this.done = true;
+      return;
+    }
+    const bytes = new Uint8Array(this.words.buffer, 0, 8 * n);
+    // A positioned read on the run's own descriptor: the look-ups share it, each with its own position.
+    for (let got = 0; got < bytes.length; ) {
+      const { bytesRead } = await readAt(this.run.fd, bytes, got, bytes.length - got, 8 * this.read + got);
+      if (bytesRead === 0) throw new Error(`${this.run.path}: ended early`);
+      got += bytesRead;
+    }
+    this.read += n;
+    this.held = n;
+    this.at = 0;
+    this.take();
+  }
+
+  /** Moves to the next fingerprint; true when the chunk is used up and must be refilled. */
+  advance(): boolean {
+    this.at++;
+    if (this.at < this.held) {
+      this.take();
+      return false;
+    }
+    return true;
+  }
+
+  private take(): void {
+    this.hi = this.words[2 * this.at + HI]!;
+    this.lo = this.words[2 * this.at + LO]!;
+  }
+}
+
+/** Orders two fingerprints by their high words, then their low ones (as unsigned numbers). */
+function compare(hiA: number, loA: number, hiB: number, loB: number): number {
+  return hiA !== hiB ? hiA - hiB : loA - loB;
+}
+
+function readFully(fd: number, into: Uint8Array, length: number, position: number): void {
+  for (let got = 0; got < length; ) {
+    const n = readSync(fd, into, got, length - got, position + got);
+    if (n === 0) throw new Error('a seen-set run ended early');
+    got += n;
+  }
+}
+
+const readAt = promisify(read);
+
+/** Removes a file that may be gone, or whose folder may be none (the runs are a cache: what is left is removed at the next start). */
+function removeQuietly(path: string): void {
+  try {
+    rmSync(path, { force: true });
+  } catch {
+    // Left for the next process's first spill, which empties the folder.
+  }
+}
+
+async function writeAll(out: FileHandle, bytes: Uint8Array): Promise<void> {
+  for (let done = 0; done < bytes.length; ) done += (await out.write(bytes, done, bytes.length - done)).bytesWritten;
+}
