@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { timer, type Observable } from 'rxjs';
 import type { CrawlerConfig } from '../model/config.js';
@@ -7,7 +7,8 @@ import { createCrawlContext, startedSet, type CrawlContext, type SharedParts } f
 import type { NetworkHooks } from '../engine/fetcher.js';
 import { defaultPipeline } from '../engine/default-pipeline.js';
 import type { Pipeline } from '../engine/pipeline.js';
-import { fingerprintSet } from '../frontier/seen-set.js';
+import { fingerprintSet, spillingSeenSet, type SpillingSeenSet } from '../frontier/seen-set.js';
+import { STATE_DIR } from '../state/crawl-state.js';
 import type { CrawlLogger } from '../log/create-logger.js';
 import { openSeedInputs, type SeedInput } from '../input/input-seeds.js';
 import { passwordsHidden, withoutPassword } from '../config/without-password.js';
@@ -22,6 +23,13 @@ import { openRepository } from './open-repository.js';
 import { holdRepository } from './hold-repository.js';
 import { startProgress } from './progress.js';
 import { stopping } from './stopping.js';
+
+/**
+ * Bytes of memory the seen-set may take before it spills to disk (the URLs admitted), and the set of
+ * URLs started (depth-first, priorities): 32 MiB keep about 1.5 million URLs in memory, a crawl of some
+ * 80,000 pages. `TARANTULA_SEEN_BUDGET` (bytes) sets both, for the tests and benches that spill small crawls.
+ */
+const SEEN_BUDGET = Number(process.env['TARANTULA_SEEN_BUDGET'] ?? 32 << 20);
 
 /** setTimeout's ceiling: a longer time limit is checked again when this much has passed. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -108,8 +116,23 @@ async function crawlHeld(config: CrawlerConfig, log: CrawlLogger, opts: RunCrawl
   const { worker } = opts;
   const repository = resolve(config.repository);
   const home = worker?.dir ?? repository;
-  const seen = fingerprintSet(undefined, withoutSessionIds);
-  const started = worker ? undefined : startedSet(config);
+  // The runs of both are a cache of the journal: the state they are rebuilt from on resume.
+  const seen = spillingSeenSet({ dir: join(home, STATE_DIR, 'seen'), budgetBytes: SEEN_BUDGET, canonical: withoutSessionIds });
+  const started = worker ? undefined : startedSet(config, { dir: join(home, STATE_DIR, 'started'), budgetBytes: SEEN_BUDGET });
+  const closeSets = (): Promise<unknown> => Promise.all([seen.close(), started?.close()]).catch((err: unknown) => log.error({ err }, 'cannot remove the seen-set\'s files'));
+  try {
+    return await crawlWith(config, log, opts, inputs, { home, repository, seen, started });
+  } finally {
+    await closeSets();
+  }
+}
+
+/** {@link crawlHeld} once its seen-sets are made. */
+async function crawlWith(
+  config: CrawlerConfig, log: CrawlLogger, opts: RunCrawlOptions, inputs: readonly SeedInput[],
+  { home, repository, seen, started }: { readonly home: string; readonly repository: string; readonly seen: SpillingSeenSet; readonly started: SpillingSeenSet | undefined },
+): Promise<RunCrawlResult> {
+  const { worker } = opts;
   // A worker's journal must not fill its seen-set: only Redis knows what was admitted.
   const { state, archiving } = await openRepository(config, log, { home, repository, seen: worker ? fingerprintSet() : seen, started, ...(worker ? { previous: worker.previous } : {}) });
   // Counted in Redis for a shared crawl; the journal's count may include admissions Redis never got.
@@ -142,7 +165,11 @@ async function crawlHeld(config: CrawlerConfig, log: CrawlLogger, opts: RunCrawl
     stop.halt(EXIT.cannotRun, 'frontier lost', true);
   });
   // A mirror or a WARC that can take no more (a full disk) stops the crawl: what they could not take stays pending.
-  void Promise.race(archiving ? [ctx.documents.pool.full, archiving.archive.failed] : [ctx.documents.pool.full]).then((err) => {
+  // So does a seen-set that cannot spill: it holds on in memory, past its budget, while the crawl stops.
+  const spillFailed = (set: SpillingSeenSet | undefined, what: string): Promise<Error>[] => set === undefined ? [] : [set.failed.then((err) => new Error(`cannot write ${what} to ${repository}: ${err.message}`))];
+  void Promise.race([
+    ctx.documents.pool.full, ...(archiving ? [archiving.archive.failed] : []), ...spillFailed(seen, 'the URLs seen'), ...spillFailed(started, 'the URLs started'),
+  ]).then((err) => {
     log.error(`${err.message}; stopping (a rerun once there is room resumes the crawl)`);
     stop.halt(EXIT.cannotRun, 'no room', true);
   });

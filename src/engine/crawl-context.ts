@@ -7,7 +7,7 @@ import { NearDuplicateIndex } from '../frontier/near-duplicate-index.js';
 import { Politeness } from '../frontier/politeness.js';
 import type { PriorityContext } from '../frontier/prioritizer.js';
 import { crawlRequestCodec } from '../frontier/request-codec.js';
-import { fingerprintSet, type SeenSet } from '../frontier/seen-set.js';
+import { fingerprintSet, spillingSeenSet, type SeenSet, type SpillingSeenSet, type SpillOptions } from '../frontier/seen-set.js';
 import type { SeedInput } from '../input/input-seeds.js';
 import type { CrawlLogger } from '../log/create-logger.js';
 import type { CrawlerConfig } from '../model/config.js';
@@ -128,8 +128,12 @@ export interface CrawlContextOptions {
  * The set of URLs pulled from the frontier, which depth-first and priority levels need (a URL found
  * again while still waiting moves up); undefined when the configuration needs none.
  */
-export function startedSet(config: CrawlerConfig): SeenSet | undefined {
-  return config.traversal === 'dfs' || config.priorityLevels > 1 ? fingerprintSet(undefined, withoutSessionIds) : undefined;
+export function startedSet(config: CrawlerConfig): SeenSet | undefined;
+/** …kept to `spill.budgetBytes` of memory, the rest in sorted runs under `spill.dir` ({@link spillingSeenSet}). */
+export function startedSet(config: CrawlerConfig, spill: Omit<SpillOptions, 'canonical'>): SpillingSeenSet | undefined;
+export function startedSet(config: CrawlerConfig, spill?: Omit<SpillOptions, 'canonical'>): SeenSet | undefined {
+  if (config.traversal !== 'dfs' && config.priorityLevels <= 1) return undefined;
+  return spill === undefined ? fingerprintSet(undefined, withoutSessionIds) : spillingSeenSet({ ...spill, canonical: withoutSessionIds });
 }
 
 /**

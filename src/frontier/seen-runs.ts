@@ -1,4 +1,4 @@
-import { closeSync, mkdirSync, openSync, read, readSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, read, readdirSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { endianness } from 'node:os';
@@ -34,8 +34,8 @@ interface Run {
  * cache, mostly) and answers exactly. A new run is written at once (`write`); two runs are merged in
  * the background when the newer is more than half the older (a binary counter: log2 of the spills
  * runs, each fingerprint rewritten that many times). The runs are a cache of what the journal
- * holds: a new process removes what an earlier one left (`dir` is its own), and rebuilds them from
- * the journal, so a kill during a write or a merge costs nothing but the rebuild.
+ * holds: a new process empties the folder an earlier one left (`dir` is its own) at its first
+ * spill, and rebuilds them from the journal, so a kill during a write or a merge costs nothing but the rebuild.
  *
  * A write or a merge that fails (a full disk) leaves the runs as they were and is reported once by
  * {@link failed}; nothing more is written after it.
@@ -98,8 +98,8 @@ export class SeenRuns {
     let fd: number | undefined;
     try {
       if (!this.made) {
-        rmSync(this.dir, { recursive: true, force: true });
         mkdirSync(this.dir, { recursive: true });
+        for (const stale of readdirSync(this.dir)) rmSync(join(this.dir, stale), { recursive: true, force: true });
         this.made = true;
       }
       fd = openSync(path, 'w+');

@@ -100,7 +100,7 @@ export interface SpillingSeenSet extends SeenSet {
 
 /** Where a {@link spillingSeenSet} writes, and how much memory it may use. */
 export interface SpillOptions {
-  /** A folder of its own, removed and made again at the first spill (the runs of an earlier process are a stale cache). */
+  /** A folder of its own, made or emptied at the first spill (the runs of an earlier process are a stale cache) and removed by `close`. */
   readonly dir: string;
   /** Bytes of memory: half for the table at most, a quarter for the filter, the rest the table's growth. */
   readonly budgetBytes: number;
