@@ -45,3 +45,23 @@ describe('NearDuplicateIndex', () => {
     expect(() => new NearDuplicateIndex(7)).toThrow('near-duplicate bits must be 0 to 6, not 7');
   });
 });
+
+describe('NearDuplicateIndex with maxPages', () => {
+  it('finds the pages of the current and the last generation, forgets older ones, and holds maxPages at most', () => {
+    const next = words(0xabcdef);
+    const index = new NearDuplicateIndex(3, 1000);
+    const pages = Array.from({ length: 2600 }, () => hex(next(), next()));
+    pages.forEach((h, i) => {
+      index.add(h, `http://h.test/${i}`);
+      expect(index.size).toBeLessThanOrEqual(1000);
+    });
+    // Generations of 500: 0–499 and 500–999 dropped, 1000–1499 and 1500–1999 dropped, 2000–2499 the last one, 2500– the current.
+    expect(index.forgotten).toBe(2000);
+    expect(index.size).toBe(600);
+    for (let i = 0; i < pages.length; i++) {
+      const found = index.find(flip(pages[i]!, [i % 64, (i * 7) % 64]));
+      if (i >= 2000) expect(found).toBe(`http://h.test/${i}`);
+      else if (found !== undefined) expect(Number(found.slice(14))).toBeGreaterThanOrEqual(2000); // a chance neighbour among the kept
+    }
+  });
+});

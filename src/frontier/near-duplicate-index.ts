@@ -6,21 +6,16 @@ import { UrlArena } from '../url/url-arena.js';
 const BUCKET_BITS = 16;
 
 /**
- * The pages seen so far by their 64-bit SimHash, answering "is there an earlier page within k
- * bits?" without scanning them all: Manku, Jain and Das Sarma's permuted tables in their simplest
+ * One generation of a {@link NearDuplicateIndex}: pages by their 64-bit SimHash, answering "is there
+ * an earlier page within k bits?" without scanning them all: Manku, Jain and Das Sarma's permuted tables in their simplest
  * form. The 64 bits are cut into k + 1 blocks; two hashes within k bits agree exactly on at least
  * one block (k differing bits cannot touch k + 1 blocks), so each of k + 1 tables chains the pages
  * by one block, and a lookup walks only the k + 1 chains of its own blocks, checking the distance
  * of each page there. Bytes per page: 8 (the hash) + 4 × (k + 1) (a chain link per table) + 4 and
  * the URL's length (a packed ASCII arena), so 28 + URL bytes at k = 3, plus the arrays' growth
  * slack (at most half again); fixed: 256 KiB of chain heads per table (1 MiB at k = 3).
- *
- * @example
- * const index = new NearDuplicateIndex(3);
- * index.add('0f0f0f0f0f0f0f0f', 'http://a.test/');
- * index.find('0f0f0f0f0f0f0f0e') //=> 'http://a.test/'
  */
-export class NearDuplicateIndex {
+class SimHashTables {
   private readonly blocks: readonly (readonly [start: number, length: number])[];
   private readonly heads: Int32Array[];
   private next: Int32Array[];
@@ -28,7 +23,6 @@ export class NearDuplicateIndex {
   private readonly urls = new UrlArena();
 
   constructor(readonly bits: number) {
-    if (!Number.isInteger(bits) || bits < 0 || bits > MAX_NEAR_DUPLICATE_BITS) throw new RangeError(`near-duplicate bits must be 0 to ${MAX_NEAR_DUPLICATE_BITS}, not ${bits}`);
     const count = bits + 1;
     this.blocks = Array.from({ length: count }, (_, i) => {
       const start = Math.floor((64 * i) / count);
@@ -38,7 +32,6 @@ export class NearDuplicateIndex {
     this.next = this.blocks.map(() => new Int32Array(1024));
   }
 
-  /** Remembers a page's hash (16 hex digits). */
   add(simhash: string, url: string): void {
     const hi = parseInt(simhash.slice(0, 8), 16), lo = parseInt(simhash.slice(8), 16);
     const id = this.urls.add(url);
@@ -52,7 +45,6 @@ export class NearDuplicateIndex {
     }
   }
 
-  /** Pages remembered. */
   get size(): number {
     return this.urls.size;
   }
@@ -99,5 +91,60 @@ export class NearDuplicateIndex {
       wider.set(chain);
       return wider;
     });
+  }
+}
+
+/**
+ * The pages of the crawl by their SimHash, for "is there an earlier page within k bits?", kept to
+ * the latest `maxPages` at most: two generations of tables, the current one taking pages until it
+ * holds half of `maxPages`, when the one before it is dropped and a new one begun (a look-up asks
+ * both, newest first). So memory stays bounded whatever the crawl's length, and a page is compared
+ * with the last `maxPages / 2` to `maxPages` pages before it: near-duplicates are mostly pages of one
+ * site, found close together in a crawl, and the answer is a heuristic anyway, where spilling the
+ * k + 1 tables to disk would cost k + 1 random reads a page. A resume adds the same pages in the same
+ * order (the journal's), so it keeps the same generations. Without `maxPages`, all are kept.
+ *
+ * @example
+ * const index = new NearDuplicateIndex(3);
+ * index.add('0f0f0f0f0f0f0f0f', 'http://a.test/');
+ * index.find('0f0f0f0f0f0f0f0e') //=> 'http://a.test/'
+ */
+export class NearDuplicateIndex {
+  private current: SimHashTables;
+  private previous: SimHashTables | undefined;
+  private dropped = 0;
+
+  constructor(
+    readonly bits: number,
+    private readonly maxPages = Infinity,
+  ) {
+    if (!Number.isInteger(bits) || bits < 0 || bits > MAX_NEAR_DUPLICATE_BITS) throw new RangeError(`near-duplicate bits must be 0 to ${MAX_NEAR_DUPLICATE_BITS}, not ${bits}`);
+    if (!(maxPages >= 2)) throw new RangeError(`a near-duplicate index keeps 2 pages at least, not ${maxPages}`);
+    this.current = new SimHashTables(bits);
+  }
+
+  /** Remembers a page's hash (16 hex digits). */
+  add(simhash: string, url: string): void {
+    if (this.current.size >= this.maxPages / 2) {
+      this.dropped += this.previous?.size ?? 0;
+      this.previous = this.current;
+      this.current = new SimHashTables(this.bits);
+    }
+    this.current.add(simhash, url);
+  }
+
+  /** Pages remembered now. */
+  get size(): number {
+    return this.current.size + (this.previous?.size ?? 0);
+  }
+
+  /** Pages added and then dropped, the oldest first, to keep to `maxPages`. */
+  get forgotten(): number {
+    return this.dropped;
+  }
+
+  /** The URL of a page within `bits` of `simhash` (other than `self`), or undefined: the latest generation first. */
+  find(simhash: string, self?: string): string | undefined {
+    return this.current.find(simhash, self) ?? this.previous?.find(simhash, self);
   }
 }
