@@ -34,3 +34,38 @@ describe('ContentSeen', () => {
     expect(() => new ContentSeen().first('y')).toThrow('not an MD5 in hex: "y"');
   });
 });
+
+describe('ContentSeen with a budget', () => {
+  it('answers the first URL of every content far past its budget, from disk, and touches no file within it', async () => {
+    const { mkdtemp, rm } = await import('node:fs/promises');
+    const { existsSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = await mkdtemp(join(tmpdir(), 'tarantula-content-'));
+    try {
+      const small = new ContentSeen({ dir: join(dir, 'small'), budgetBytes: 64 << 20 });
+      for (let i = 0; i < 10_000; i++) small.add(md5(`page ${i}`), `http://a.test/${i}`);
+      expect(small.spilled).toBe(0);
+      expect(existsSync(join(dir, 'small'))).toBe(false);
+      await small.close();
+
+      // 256 KiB: a spill about every 1,400 pages of 60-character URLs.
+      const seen = new ContentSeen({ dir: join(dir, 'seen'), budgetBytes: 256 << 10 });
+      const url = (i: number): string => `http://h${i % 7}.test/some/path/of/a/page/${i}.html?q=${'x'.repeat(i % 13)}`;
+      for (let i = 0; i < 60_000; i++) {
+        expect(seen.add(md5(`page ${i}`), url(i))).toBeUndefined();
+        if (i % 5_000 === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      expect(seen.spilled).toBeGreaterThan(55_000);
+      expect(seen.size).toBe(60_000);
+      for (let i = 0; i < 60_000; i += 7) expect(seen.add(md5(`page ${i}`), `http://copy.test/${i}`)).toBe(url(i));
+      for (let i = 0; i < 60_000; i += 11) expect(seen.first(md5(`page ${i}`).toUpperCase())).toBe(url(i));
+      for (let i = 60_000; i < 70_000; i++) expect(seen.first(md5(`page ${i}`))).toBeUndefined();
+      expect(seen.size).toBe(60_000);
+      await seen.close();
+      expect(existsSync(join(dir, 'seen'))).toBe(false);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 180_000);
+});

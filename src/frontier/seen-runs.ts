@@ -18,7 +18,7 @@ const CHUNK = 1 << 17;
 /** Bits set per fingerprint in the filter: two stay useful when bits per fingerprint run low, as past its size. */
 const PROBES = 2;
 
-/** One sorted run on disk, open for reading, with the first fingerprint of each block in memory. */
+/** One sorted run on disk, open for reading, with the first key of each block in memory. */
 interface Run {
   readonly path: string;
   readonly fd: number;
@@ -44,23 +44,32 @@ export class SeenRuns {
   private runs: Run[] = [];
   private readonly filter: Int32Array;
   private readonly filterMask: number;
-  private readonly block = new Uint32Array(2 * BLOCK);
-  private readonly blockBytes = new Uint8Array(this.block.buffer);
+  private readonly block: Uint32Array;
+  private readonly blockBytes: Uint8Array;
   private named = 0;
   private merging: Promise<void> | undefined;
   private made = false;
+  private closing = false;
   private failure: Error | undefined;
   private onFailure: (err: Error) => void = () => undefined;
   /** Fingerprints on disk (the runs never share one: the set writes only fingerprints they lack). */
   count = 0;
   /** Resolves with the first write or merge that failed. */
   readonly failed = new Promise<Error>((resolve) => (this.onFailure = resolve));
+  /** The value of the record the last {@link has} found (its words after the key's two), when `width` is 4. */
+  readonly value = new Uint32Array(2);
 
-  /** `filterBytes`: the filter's size, rounded down to a power of two (at least 8 bytes). */
+  /**
+   * `filterBytes`: the filter's size, rounded down to a power of two (at least 8 bytes). `width`: words
+   * a record, its key's two (as the slots of the seen-set hold them) and, with 4, a 64-bit value.
+   */
   constructor(
     private readonly dir: string,
     filterBytes: number,
+    private readonly width: 2 | 4 = 2,
   ) {
+    this.block = new Uint32Array(width * BLOCK);
+    this.blockBytes = new Uint8Array(this.block.buffer);
     let bits = 64;
     while (bits * 2 <= filterBytes * 8) bits *= 2;
     this.filter = new Int32Array(bits / 32);
@@ -77,7 +86,7 @@ export class SeenRuns {
     return this.runs.length;
   }
 
-  /** Whether the fingerprint is in a run. */
+  /** Whether the key is in a run (its value then in {@link value}). */
   has(hi: number, lo: number): boolean {
     const f = this.filter, m = this.filterMask;
     for (let i = 0; i < PROBES; i++) {
@@ -89,41 +98,49 @@ export class SeenRuns {
   }
 
   /**
-   * Writes `slots` (fingerprints as native 64-bit numbers, sorted) as a new run; false if it could not
-   * (then {@link failed} says why and the caller keeps them).
+   * Makes the folder, or empties what an earlier process left in it, before the first file; throws
+   * as a write would. {@link write} calls it; a caller writing files of its own there calls it first.
    */
-  write(slots: BigUint64Array): boolean {
+  prepare(): void {
+    if (this.made) return;
+    mkdirSync(this.dir, { recursive: true });
+    for (const stale of readdirSync(this.dir)) rmSync(join(this.dir, stale), { recursive: true, force: true });
+    this.made = true;
+  }
+
+  /**
+   * Writes `records` (`width` words each, sorted by key: as native 64-bit numbers, the key's words
+   * are) as a new run; false if it could not (then {@link failed} says why and the caller keeps them).
+   */
+  write(records: Uint32Array): boolean {
     if (this.failure !== undefined) return false;
     const path = join(this.dir, `run-${this.named++}`);
     let fd: number | undefined;
     try {
-      if (!this.made) {
-        mkdirSync(this.dir, { recursive: true });
-        for (const stale of readdirSync(this.dir)) rmSync(join(this.dir, stale), { recursive: true, force: true });
-        this.made = true;
-      }
+      this.prepare();
       fd = openSync(path, 'w+');
-      const bytes = new Uint8Array(slots.buffer, slots.byteOffset, slots.byteLength);
+      const bytes = new Uint8Array(records.buffer, records.byteOffset, records.byteLength);
       for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done);
     } catch (err) {
       if (fd !== undefined) closeSync(fd);
       removeQuietly(path);
-      this.fail(err as Error);
+      this.stop(err as Error);
       return false;
     }
-    const words = new Uint32Array(slots.buffer, slots.byteOffset, 2 * slots.length);
-    const firsts = new Uint32Array(2 * Math.ceil(slots.length / BLOCK));
-    for (let b = 0; 2 * b < firsts.length; b++) firsts.set(words.subarray(2 * b * BLOCK, 2 * b * BLOCK + 2), 2 * b);
-    for (let i = 0; i < slots.length; i++) this.remember(words[2 * i + HI]!, words[2 * i + LO]!);
-    this.runs.push({ path, fd, count: slots.length, firsts });
-    this.count += slots.length;
+    const w = this.width, count = records.length / w;
+    const firsts = new Uint32Array(2 * Math.ceil(count / BLOCK));
+    for (let b = 0; 2 * b < firsts.length; b++) firsts.set(records.subarray(w * b * BLOCK, w * b * BLOCK + 2), 2 * b);
+    for (let i = 0; i < count; i++) this.remember(records[w * i + HI]!, records[w * i + LO]!);
+    this.runs.push({ path, fd, count, firsts });
+    this.count += count;
     this.mergeIfDue();
     return true;
   }
 
   /** Waits for a merge under way, then closes the runs and removes their folder. */
   async close(): Promise<void> {
-    await this.merging;
+    this.closing = true;
+    while (this.merging !== undefined) await this.merging;
     for (const run of this.runs) closeSync(run.fd);
     this.runs = [];
     this.count = 0;
@@ -148,14 +165,17 @@ export class SeenRuns {
       if (compare(firsts[2 * mid + HI]!, firsts[2 * mid + LO]!, hi, lo) <= 0) a = mid;
       else z = mid - 1;
     }
-    const n = Math.min(BLOCK, run.count - a * BLOCK);
-    readFully(run.fd, this.blockBytes, 8 * n, 8 * a * BLOCK);
+    const n = Math.min(BLOCK, run.count - a * BLOCK), width = this.width, bytes = 4 * width;
+    readFully(run.fd, this.blockBytes, bytes * n, bytes * a * BLOCK);
     const w = this.block;
     let lowest = 0, highest = n - 1;
     while (lowest <= highest) {
       const mid = (lowest + highest) >>> 1;
-      const c = compare(w[2 * mid + HI]!, w[2 * mid + LO]!, hi, lo);
-      if (c === 0) return true;
+      const c = compare(w[width * mid + HI]!, w[width * mid + LO]!, hi, lo);
+      if (c === 0) {
+        if (width === 4) this.value.set(w.subarray(4 * mid + 2, 4 * mid + 4));
+        return true;
+      }
       if (c < 0) lowest = mid + 1;
       else highest = mid - 1;
     }
@@ -164,7 +184,7 @@ export class SeenRuns {
 
   /** Merges two neighbouring runs, the newest such pair where the older is less than twice the newer. */
   private mergeIfDue(): void {
-    if (this.merging !== undefined || this.failure !== undefined) return;
+    if (this.merging !== undefined || this.failure !== undefined || this.closing) return;
     let r = this.runs.length - 1;
     while (r > 0 && this.runs[r - 1]!.count >= 2 * this.runs[r]!.count) r--;
     if (r === 0) return;
@@ -178,7 +198,7 @@ export class SeenRuns {
           removeQuietly(run.path);
         }
       },
-    ).catch((err: Error) => this.fail(err)).finally(() => {
+    ).catch((err: Error) => this.stop(err)).finally(() => {
       this.merging = undefined;
       this.mergeIfDue();
     });
@@ -189,18 +209,17 @@ export class SeenRuns {
     const name = join(this.dir, `run-${this.named++}`);
     const out = await open(`${name}.merging`, 'w');
     try {
-      const count = a.count + b.count;
+      const count = a.count + b.count, width = this.width;
       const firsts = new Uint32Array(2 * Math.ceil(count / BLOCK));
-      const left = new ChunkReader(a), right = new ChunkReader(b);
-      const chunk = new Uint32Array(2 * CHUNK);
+      const left = new ChunkReader(a, width), right = new ChunkReader(b, width);
+      const chunk = new Uint32Array(width * CHUNK);
       let filled = 0, written = 0;
       await left.refill();
       await right.refill();
       while (written + filled < count) {
         const takeLeft = right.done || (!left.done && compare(left.hi, left.lo, right.hi, right.lo) < 0);
         const from = takeLeft ? left : right;
-        chunk[2 * filled + HI] = from.hi;
-        chunk[2 * filled + LO] = from.lo;
+        from.copyTo(chunk, width * filled);
         if ((written + filled) % BLOCK === 0) {
           const b = (written + filled) / BLOCK;
           firsts[2 * b + HI] = from.hi;
@@ -209,12 +228,12 @@ export class SeenRuns {
         filled++;
         if (from.advance()) await from.refill();
         if (filled === CHUNK) {
-          await writeAll(out, new Uint8Array(chunk.buffer, 0, 8 * filled));
+          await writeAll(out, new Uint8Array(chunk.buffer, 0, 4 * width * filled));
           written += filled;
           filled = 0;
         }
       }
-      await writeAll(out, new Uint8Array(chunk.buffer, 0, 8 * filled));
+      await writeAll(out, new Uint8Array(chunk.buffer, 0, 4 * width * filled));
       await out.close();
       renameSync(`${name}.merging`, name);
       return { path: name, fd: openSync(name, 'r'), count, firsts };
@@ -225,16 +244,17 @@ export class SeenRuns {
     }
   }
 
-  private fail(err: Error): void {
+  /** Writes no more, and says why once, through {@link failed}. */
+  stop(err: Error): void {
     if (this.failure !== undefined) return;
     this.failure = err;
     this.onFailure(err);
   }
 }
 
-/** A run read a chunk at a time, its current fingerprint in `hi`, `lo`. */
+/** A run read a chunk at a time, its current record's key in `hi`, `lo`. */
 class ChunkReader {
-  private readonly words = new Uint32Array(2 * CHUNK);
+  private readonly words: Uint32Array;
   private at = 0;
   private held = 0;
   private read = 0;
@@ -242,7 +262,18 @@ class ChunkReader {
   lo = 0;
   done = false;
 
-  constructor(private readonly run: Run) {}
+  constructor(
+    private readonly run: Run,
+    private readonly width: number,
+  ) {
+    this.words = new Uint32Array(width * CHUNK);
+  }
+
+  /** Copies the current record into `into` at `at`. */
+  copyTo(into: Uint32Array, at: number): void {
+    const w = this.width;
+    into.set(this.words.subarray(w * this.at, w * this.at + w), at);
+  }
 
   /** Reads the next chunk; `done` when the run is over. */
   async refill(): Promise<void> {
@@ -251,10 +282,10 @@ class ChunkReader {
       this.done = true;
       return;
     }
-    const bytes = new Uint8Array(this.words.buffer, 0, 8 * n);
+    const bytes = new Uint8Array(this.words.buffer, 0, 4 * this.width * n);
     // A positioned read on the run's own descriptor: the look-ups share it, each with its own position.
     for (let got = 0; got < bytes.length; ) {
-      const { bytesRead } = await readAt(this.run.fd, bytes, got, bytes.length - got, 8 * this.read + got);
+      const { bytesRead } = await readAt(this.run.fd, bytes, got, bytes.length - got, 4 * this.width * this.read + got);
       if (bytesRead === 0) throw new Error(`${this.run.path}: ended early`);
       got += bytesRead;
     }
@@ -275,8 +306,8 @@ class ChunkReader {
   }
 
   private take(): void {
-    this.hi = this.words[2 * this.at + HI]!;
-    this.lo = this.words[2 * this.at + LO]!;
+    this.hi = this.words[this.width * this.at + HI]!;
+    this.lo = this.words[this.width * this.at + LO]!;
   }
 }
 

@@ -217,7 +217,7 @@ class FingerprintSet implements SpillingSeenSet {
       n++;
     }
     const packed = new BigUint64Array(s.buffer, 0, n).sort();
-    const written = this.disk.write(packed);
+    const written = this.disk.write(new Uint32Array(s.buffer, 0, 2 * n));
     if (!written) {
       // Placed again from the packed copy (a table of the same size), to go on past the budget.
       const kept = packed.slice();
