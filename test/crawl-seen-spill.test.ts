@@ -10,12 +10,19 @@ import { tempDir } from './support/temp-dir.js';
 
 const HOSTS = ['a.spill.test', 'b.spill.test'];
 const PAGES = 150;
-/** 2 KiB: a table of 128 slots, spilled every 96 URLs; the crawl below admits 300, and finds each about 4 times. */
-const SMALL = { TARANTULA_SEEN_BUDGET: '2048' };
+/**
+ * 2 KiB: a table of 128 slots, spilled every 96 URLs (the crawl below admits 300, and finds each about
+ * 4 times); content MD5s spilled every few pages, a near-duplicate index of the last few.
+ */
+const SMALL = { TARANTULA_TABLE_BUDGET: '2048' };
+
+/** Pages of the second host that are byte for byte the first host's page of the same number: exact duplicates. */
+const COPIES = 50;
 
 /**
  * `PAGES` pages a host, each linking two children (a tree, so all are reachable), two pages of its
  * own host found from elsewhere too, and the same page of the other host: most links are duplicates.
+ * The last {@link COPIES} pages of the second host are copies of the first host's.
  */
 async function makeWeb(root: string): Promise<string[]> {
   const urls: string[] = [];
@@ -23,8 +30,9 @@ async function makeWeb(root: string): Promise<string[]> {
     const other = HOSTS[(h + 1) % HOSTS.length]!;
     for (let i = 0; i < PAGES; i++) {
       const targets = [2 * i + 1, 2 * i + 2, (7 * i + 3) % PAGES, (13 * i + 5) % PAGES].filter((j) => j < PAGES);
-      const links = [...targets.map((j) => `<a href="p${j}.html">${j}</a>`), `<a href="http://${other}/p${i}.html">other</a>`];
-      await writePage(root, host, `p${i}.html`, `<!doctype html><title>${host} ${i}</title><body>${links.join('\n')}</body>`);
+      const links = [...targets.map((j) => `<a href="p${j}.html">${j}</a>`), `<a href="http://${h === 1 && i >= PAGES - COPIES ? host : other}/p${i}.html">other</a>`];
+      const title = h === 1 && i >= PAGES - COPIES ? `${other} ${i}` : `${host} ${i}`;
+      await writePage(root, host, `p${i}.html`, `<!doctype html><title>${title}</title><body>${links.join('\n')}</body>`);
       urls.push(`${host}/p${i}.html`);
     }
   }
@@ -61,13 +69,17 @@ describe('a crawl past its seen-set budget', () => {
     (await readFile(join(dir, repo, 'index.txt'), 'utf8')).split('\n').filter((l) => l !== '' && !l.startsWith('\t')).map((l) => l.split('\t')[1]!).sort();
 
   for (const traversal of ['bfs', 'dfs']) {
-    it(`fetches every page once (${traversal}), as in memory, and leaves no run behind`, async () => {
+    it(`fetches every page once (${traversal}), finds every copy, as in memory, and leaves no run behind`, async () => {
       const runs: Record<string, { counts: Map<string, number>; index: string[] }> = {};
       for (const [name, env] of [['memory', {}], ['spilled', SMALL]] as const) {
         const from = server.requests.length;
         // Depth-first goes deep before wide: no max-depth, so that every page is reached whichever way.
-        const run = await runCli(args(`${traversal}-${name}`, '--traversal', traversal, '--max-depth', '1000'), { cwd: dir, env });
+        const jsonl = join(dir, `${traversal}-${name}.jsonl`);
+        const run = await runCli(args(`${traversal}-${name}`, '--traversal', traversal, '--max-depth', '1000', '--index', jsonl, '--format', 'jsonl'), { cwd: dir, env });
         expect(run.code, run.stderr).toBe(0);
+        const records = (await readFile(jsonl, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { duplicateOf: string | null });
+        // Of each page and its copy, the one fetched second is the copy, found in memory or in the runs on disk.
+        expect(records.filter((r) => r.duplicateOf !== null)).toHaveLength(COPIES);
         runs[name] = { counts: fetches(from), index: await indexed(`${traversal}-${name}`) };
       }
       const spilled = runs['spilled']!;

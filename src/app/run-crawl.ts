@@ -25,11 +25,12 @@ import { startProgress } from './progress.js';
 import { stopping } from './stopping.js';
 
 /**
- * Bytes of memory the seen-set may take before it spills to disk (the URLs admitted), and the set of
- * URLs started (depth-first, priorities): 32 MiB keep about 1.5 million URLs in memory, a crawl of some
- * 80,000 pages. `TARANTULA_SEEN_BUDGET` (bytes) sets both, for the tests and benches that spill small crawls.
+ * Bytes of memory the seen-set may take before it spills to disk (the URLs admitted), and so may the
+ * set of URLs started (depth-first, priorities) and the per-page tables (content MD5s, near-duplicates):
+ * 32 MiB keep about 1.5 million URLs in memory, a crawl of some 80,000 pages, and the content MD5s of
+ * some 200,000 pages. `TARANTULA_TABLE_BUDGET` (bytes) sets them, for the tests and benches that spill small crawls.
  */
-const SEEN_BUDGET = Number(process.env['TARANTULA_SEEN_BUDGET'] ?? 32 << 20);
+const TABLE_BUDGET = Number(process.env['TARANTULA_TABLE_BUDGET'] ?? 32 << 20);
 
 /** setTimeout's ceiling: a longer time limit is checked again when this much has passed. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -117,8 +118,8 @@ async function crawlHeld(config: CrawlerConfig, log: CrawlLogger, opts: RunCrawl
   const repository = resolve(config.repository);
   const home = worker?.dir ?? repository;
   // The runs of both are a cache of the journal: the state they are rebuilt from on resume.
-  const seen = spillingSeenSet({ dir: join(home, STATE_DIR, 'seen'), budgetBytes: SEEN_BUDGET, canonical: withoutSessionIds });
-  const started = worker ? undefined : startedSet(config, { dir: join(home, STATE_DIR, 'started'), budgetBytes: SEEN_BUDGET });
+  const seen = spillingSeenSet({ dir: join(home, STATE_DIR, 'seen'), budgetBytes: TABLE_BUDGET, canonical: withoutSessionIds });
+  const started = worker ? undefined : startedSet(config, { dir: join(home, STATE_DIR, 'started'), budgetBytes: TABLE_BUDGET });
   const closeSets = (): Promise<unknown> => Promise.all([seen.close(), started?.close()]).catch((err: unknown) => log.error({ err }, 'cannot remove the seen-set\'s files'));
   try {
     return await crawlWith(config, log, opts, inputs, { home, repository, seen, started });
@@ -139,6 +140,7 @@ async function crawlWith(
   if (worker) state.hostCounts.clear();
   const ctx = createCrawlContext(config, log, seen, state, {
     ...(opts.now ? { now: opts.now } : {}), ...(started ? { started } : {}), ...(archiving ? { archiving } : {}), inputs, ...(worker ? { shared: worker } : {}), ...(opts.network ? { network: opts.network } : {}),
+    pageTables: { dir: join(home, STATE_DIR), budgetBytes: TABLE_BUDGET },
   });
 
   const stop = stopping(log, () => ctx.fetcher.abort.abort());
@@ -169,6 +171,7 @@ async function crawlWith(
   const spillFailed = (set: SpillingSeenSet | undefined, what: string): Promise<Error>[] => set === undefined ? [] : [set.failed.then((err) => new Error(`cannot write ${what} to ${repository}: ${err.message}`))];
   void Promise.race([
     ctx.documents.pool.full, ...(archiving ? [archiving.archive.failed] : []), ...spillFailed(seen, 'the URLs seen'), ...spillFailed(started, 'the URLs started'),
+    ctx.documents.contentSeen.failed.then((err) => new Error(`cannot write the content MD5s to ${repository}: ${err.message}`)),
   ]).then((err) => {
     log.error(`${err.message}; stopping (a rerun once there is room resumes the crawl)`);
     stop.halt(EXIT.cannotRun, 'no room', true);

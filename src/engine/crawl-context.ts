@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { WarcArchive } from '../archive/warc-archive.js';
 import type { AddressGuard } from '../fetch/address-guard.js';
 import { hostFrontier, type DelayPolicy, type Frontier } from '../frontier/host-frontier.js';
@@ -122,7 +123,19 @@ export interface CrawlContextOptions {
   readonly shared?: SharedParts;
   /** Where connections go (a test's recording connector); default: DNS and the network. */
   readonly network?: NetworkHooks;
+  /**
+   * The per-page tables' memory budget and their folder: the content MD5s get half and spill to
+   * `dir/content` past it; the near-duplicate index keeps the latest pages that fit in the other half.
+   * Without it, both keep every page in memory.
+   */
+  readonly pageTables?: { readonly dir: string; readonly budgetBytes: number };
 }
+
+/**
+ * Bytes a page costs the near-duplicate index with a 60-character URL at k = 3 (28 and the URL,
+ * `NearDuplicateIndex`), and half again for its arrays' growth: how many pages a budget keeps.
+ */
+const NEAR_PAGE_BYTES = 132;
 
 /**
  * The set of URLs pulled from the frontier, which depth-first and priority levels need (a URL found
@@ -146,6 +159,8 @@ export function startedSet(config: CrawlerConfig, spill?: Omit<SpillOptions, 'ca
  */
 export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen: SeenSet, state: CrawlState, options: CrawlContextOptions = {}): CrawlContext {
   const stats = new CrawlStats((url) => state.known.get(url)?.record);
+  const tables = options.pageTables;
+  const contentSeen = new ContentSeen(tables === undefined ? undefined : { dir: join(tables.dir, 'content'), budgetBytes: tables.budgetBytes / 2 });
   const fetcher = createFetcher(config, log, options);
   const robots = new RobotsCache({
     // A worker of a shared crawl reads robots.txt through the shared cache first.
@@ -241,13 +256,13 @@ export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen
     documents: {
       pool,
       store: new MirrorStore(config.repository, { reserved }),
-      contentSeen: new ContentSeen(),
-      near: { index: new NearDuplicateIndex(config.nearDuplicateBits), skipLinks: config.skipNearDuplicates },
+      contentSeen,
+      near: { index: new NearDuplicateIndex(config.nearDuplicateBits, tables === undefined ? Infinity : Math.max(2, tables.budgetBytes / 2 / NEAR_PAGE_BYTES)), skipLinks: config.skipNearDuplicates },
     },
     renderer,
     control: new CrawlControl(),
     close: async () => {
-      await Promise.all([pool.close(), fetcher.close(), renderer?.close()]);
+      await Promise.all([pool.close(), fetcher.close(), renderer?.close(), contentSeen.close()]);
     },
   };
 }

@@ -150,7 +150,7 @@ export class ContentSeen {
     let at = 0;
     for (let k = 0; k < n; k++) {
       const id = order[k]!, url = this.urls.get(id), offset = this.urlFileEnd + at;
-      at += text.latin1Write(url, at);
+      at += text.write(url, at, 'latin1');
       records[4 * k + HI] = d[4 * id]!;
       records[4 * k + LO] = d[4 * id + 1]!;
       // The URL's length (below 16 MiB) and the high byte of its offset; then the offset's low 32 bits.
