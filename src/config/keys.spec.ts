@@ -25,7 +25,7 @@ const CASES: { readonly [F in keyof CrawlerConfig]: readonly [ConfValue, Crawler
   maxPathRepetition: [scalar('2'), 2, scalar('two'), '"two" is not a number for max-path-repetition'],
   maxLinksPerPage: [scalar('10'), 10, scalar('1 0'), '"1 0" is not a number for max-links-per-page'],
   priorityLevels: [scalar('1'), 1, scalar('17'), 'priority-levels must be at most 16, not 17'],
-  memoryBudgetMb: [scalar('256'), 256, scalar('4'), 'memory-budget must be at least 8, not 4'],
+  memoryBudgetMb: [scalar('256'), 256, scalar('-1'), 'memory-budget must be at least 0, not -1'],
   nearDuplicateBits: [scalar('0'), 0, scalar('7'), 'near-duplicate-bits must be at most 6, not 7'],
   skipNearDuplicates: [scalar('true'), true, scalar('yes please'), '"yes please" is not true or false for skip-near-duplicates'],
   sitemaps: [scalar('Guess'), 'guess', scalar('sometimes'), '"sometimes" is not true, false or guess for sitemaps'],

@@ -131,8 +131,6 @@ export interface CrawlerConfig {
 
 /** The default `memory-budget` in MB: a 100,000-page broad crawl stays near 200 MB of RSS (node and the threads take 120 of it before any page), and a crawl of tens of thousands of pages never touches the disk. */
 export const DEFAULT_MEMORY_BUDGET_MB = 64;
-/** Below this the frontier would spill blocks so small that every few pulls read the disk. */
-export const MIN_MEMORY_BUDGET_MB = 8;
 
 /** Levels a request's priority can take: the request codec keeps it in 4 bits. */
 export const MAX_PRIORITY_LEVELS = 16;
