@@ -11,10 +11,10 @@ import { tempDir } from './support/temp-dir.js';
 const HOSTS = ['a.spill.test', 'b.spill.test'];
 const PAGES = 150;
 /**
- * 2 KiB: a table of 128 slots, spilled every 96 URLs (the crawl below admits 300, and finds each about
- * 4 times); content MD5s spilled every few pages, a near-duplicate index of the last few.
+ * `memory-budget 0`: a seen-set table of 16 slots, spilled every 12 URLs (the crawl below admits 300,
+ * and finds each about 4 times); content MD5s spilled at every page, a near-duplicate index of the last two.
  */
-const SMALL = { TARANTULA_TABLE_BUDGET: '2048' };
+const SMALL = ['--memory-budget', '0'];
 
 /** Pages of the second host that are byte for byte the first host's page of the same number: exact duplicates. */
 const COPIES = 50;
@@ -71,11 +71,11 @@ describe('a crawl past its seen-set budget', () => {
   for (const traversal of ['bfs', 'dfs']) {
     it(`fetches every page once (${traversal}), finds every copy, as in memory, and leaves no run behind`, async () => {
       const runs: Record<string, { counts: Map<string, number>; index: string[] }> = {};
-      for (const [name, env] of [['memory', {}], ['spilled', SMALL]] as const) {
+      for (const [name, budget] of [['memory', []], ['spilled', SMALL]] as const) {
         const from = server.requests.length;
         // Depth-first goes deep before wide: no max-depth, so that every page is reached whichever way.
         const jsonl = join(dir, `${traversal}-${name}.jsonl`);
-        const run = await runCli(args(`${traversal}-${name}`, '--traversal', traversal, '--max-depth', '1000', '--index', jsonl, '--format', 'jsonl'), { cwd: dir, env });
+        const run = await runCli(args(`${traversal}-${name}`, '--traversal', traversal, '--max-depth', '1000', '--index', jsonl, '--format', 'jsonl', ...budget), { cwd: dir });
         expect(run.code, run.stderr).toBe(0);
         const records = (await readFile(jsonl, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { duplicateOf: string | null });
         // Of each page and its copy, the one fetched second is the copy, found in memory or in the runs on disk.
@@ -96,9 +96,8 @@ describe('a crawl past its seen-set budget', () => {
     const from = server.requests.length;
     let kills = 0;
     for (let round = 0; round < 3; round++) {
-      const run = await runCli(args('killed'), {
+      const run = await runCli(args('killed', ...SMALL), {
         cwd: dir,
-        env: SMALL,
         onSpawn: (child) => {
           // A merge writes NAME.merging, renamed when whole: killed as soon as one is seen.
           const poll = setInterval(() => {
@@ -132,7 +131,7 @@ describe('a crawl past its seen-set budget', () => {
       await writeFile(join(state, 'seen', 'run-9.merging'), Buffer.alloc(100, 0x01));
     }
     expect(kills).toBeGreaterThan(0);
-    const last = await runCli(args('killed'), { cwd: dir, env: SMALL });
+    const last = await runCli(args('killed', ...SMALL), { cwd: dir });
     expect(last.code, last.stderr).toBe(0);
     const counts = fetches(from);
     expect(counts.size).toBe(pages.length);
@@ -147,7 +146,7 @@ describe('a crawl past its seen-set budget', () => {
     await mkdir(join(repo, '.tarantula'), { recursive: true });
     await writeFile(join(repo, '.tarantula', 'seen'), '');
     const from = server.requests.length;
-    const blocked = await runCli(args('blocked', '--log-level', '1'), { cwd: dir, env: SMALL });
+    const blocked = await runCli(args('blocked', '--log-level', '1', ...SMALL), { cwd: dir });
     expect(blocked.code, blocked.stderr).toBe(1);
     const errors = blocked.stderr.split('\n').filter((l) => l.includes('"level":50'));
     expect(errors).toHaveLength(1);
@@ -157,7 +156,7 @@ describe('a crawl past its seen-set budget', () => {
     expect(stats.pending).toBeGreaterThan(0);
 
     await rm(join(repo, '.tarantula', 'seen'));
-    const again = await runCli(args('blocked'), { cwd: dir, env: SMALL });
+    const again = await runCli(args('blocked', ...SMALL), { cwd: dir });
     expect(again.code, again.stderr).toBe(0);
     const counts = fetches(from);
     expect(counts.size).toBe(pages.length);

@@ -8,6 +8,7 @@ import type { NetworkHooks } from '../engine/fetcher.js';
 import { defaultPipeline } from '../engine/default-pipeline.js';
 import type { Pipeline } from '../engine/pipeline.js';
 import { fingerprintSet, spillingSeenSet, type SpillingSeenSet } from '../frontier/seen-set.js';
+import { memoryShares } from '../frontier/memory-budget.js';
 import { STATE_DIR } from '../state/crawl-state.js';
 import type { CrawlLogger } from '../log/create-logger.js';
 import { openSeedInputs, type SeedInput } from '../input/input-seeds.js';
@@ -23,14 +24,6 @@ import { openRepository } from './open-repository.js';
 import { holdRepository } from './hold-repository.js';
 import { startProgress } from './progress.js';
 import { stopping } from './stopping.js';
-
-/**
- * Bytes of memory the seen-set may take before it spills to disk (the URLs admitted), and so may the
- * set of URLs started (depth-first, priorities) and the per-page tables (content MD5s, near-duplicates):
- * 32 MiB keep about 1.5 million URLs in memory, a crawl of some 80,000 pages, and the content MD5s of
- * some 200,000 pages. `TARANTULA_TABLE_BUDGET` (bytes) sets them, for the tests and benches that spill small crawls.
- */
-const TABLE_BUDGET = Number(process.env['TARANTULA_TABLE_BUDGET'] ?? 32 << 20);
 
 /** setTimeout's ceiling: a longer time limit is checked again when this much has passed. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -118,8 +111,10 @@ async function crawlHeld(config: CrawlerConfig, log: CrawlLogger, opts: RunCrawl
   const repository = resolve(config.repository);
   const home = worker?.dir ?? repository;
   // The runs of both are a cache of the journal: the state they are rebuilt from on resume.
-  const seen = spillingSeenSet({ dir: join(home, STATE_DIR, 'seen'), budgetBytes: TABLE_BUDGET, canonical: withoutSessionIds });
-  const started = worker ? undefined : startedSet(config, { dir: join(home, STATE_DIR, 'started'), budgetBytes: TABLE_BUDGET });
+  // The set of URLs started holds the pages fetched, a few of the URLs seen: a quarter of their share.
+  const { seenBytes } = memoryShares(config.memoryBudgetMb);
+  const started = worker ? undefined : startedSet(config, { dir: join(home, STATE_DIR, 'started'), budgetBytes: seenBytes / 4 });
+  const seen = spillingSeenSet({ dir: join(home, STATE_DIR, 'seen'), budgetBytes: started === undefined ? seenBytes : seenBytes - seenBytes / 4, canonical: withoutSessionIds });
   const closeSets = (): Promise<unknown> => Promise.all([seen.close(), started?.close()]).catch((err: unknown) => log.error({ err }, 'cannot remove the seen-set\'s files'));
   try {
     return await crawlWith(config, log, opts, inputs, { home, repository, seen, started });
@@ -140,7 +135,7 @@ async function crawlWith(
   if (worker) state.hostCounts.clear();
   const ctx = createCrawlContext(config, log, seen, state, {
     ...(opts.now ? { now: opts.now } : {}), ...(started ? { started } : {}), ...(archiving ? { archiving } : {}), inputs, ...(worker ? { shared: worker } : {}), ...(opts.network ? { network: opts.network } : {}),
-    pageTables: { dir: join(home, STATE_DIR), budgetBytes: TABLE_BUDGET },
+    tablesDir: join(home, STATE_DIR),
   });
 
   const stop = stopping(log, () => ctx.fetcher.abort.abort());
@@ -161,18 +156,22 @@ async function crawlWith(
     throw err;
   }
   // A shared crawl's pending requests are in Redis.
-  if (worker === undefined) ctx.frontier.pushAll(state.pending);
+  // One by one in the order they were admitted, read from the journal: a depth-first crawl resumes with the newest, as it would have gone on.
+  if (worker === undefined) for await (const req of state.pending()) ctx.frontier.push(req);
   const lost = worker?.failure.subscribe((err) => {
     log.error(`lost the Redis frontier at ${withoutPassword(config.frontier)}: ${passwordsHidden(err.message)}; stopping (a rerun once it is back resumes the crawl)`);
     stop.halt(EXIT.cannotRun, 'frontier lost', true);
   });
-  // A mirror or a WARC that can take no more (a full disk) stops the crawl: what they could not take stays pending.
-  // So does a seen-set that cannot spill: it holds on in memory, past its budget, while the crawl stops.
-  const spillFailed = (set: SpillingSeenSet | undefined, what: string): Promise<Error>[] => set === undefined ? [] : [set.failed.then((err) => new Error(`cannot write ${what} to ${repository}: ${err.message}`))];
-  void Promise.race([
-    ctx.documents.pool.full, ...(archiving ? [archiving.archive.failed] : []), ...spillFailed(seen, 'the URLs seen'), ...spillFailed(started, 'the URLs started'),
-    ctx.documents.contentSeen.failed.then((err) => new Error(`cannot write the content MD5s to ${repository}: ${err.message}`)),
-  ]).then((err) => {
+  // A mirror, a WARC or the frontier's spill files that can take no more (a full disk) stop the crawl: what
+  // the mirror or the WARC could not take stays pending, what the frontier could not write stays in memory.
+  // So do the seen-sets and the content MD5s that cannot spill: they hold on in memory, past their budget.
+  const spillFailed = (set: { readonly failed: Promise<Error> } | undefined, what: string): Promise<Error>[] =>
+    set === undefined ? [] : [set.failed.then((err) => new Error(`cannot write ${what} to ${repository}: ${err.message}`))];
+  const full = [
+    ctx.documents.pool.full, ...(archiving ? [archiving.archive.failed] : []), ...(ctx.frontierFiles ? [ctx.frontierFiles.full] : []),
+    ...spillFailed(seen, 'the URLs seen'), ...spillFailed(started, 'the URLs started'), ...spillFailed(ctx.documents.contentSeen, 'the content MD5s'),
+  ];
+  void Promise.race(full).then((err) => {
     log.error(`${err.message}; stopping (a rerun once there is room resumes the crawl)`);
     stop.halt(EXIT.cannotRun, 'no room', true);
   });
@@ -186,7 +185,7 @@ async function crawlWith(
       repository: config.repository,
       mode: state.recrawl ? 'recrawl' : 'crawl',
       resumed: state.resumed,
-      ...(state.resumed ? { pending: state.pending.length, documentsBefore: state.documents } : {}),
+      ...(state.resumed ? { pending: state.pendingCount, documentsBefore: state.documents } : {}),
       ...(state.recrawl ? { knownPages: state.known.size } : {}),
       ...(ctx.schedule.adaptive && state.recrawl ? { notDue: index.notDue } : {}),
     },

@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import type { WarcArchive } from '../archive/warc-archive.js';
 import type { AddressGuard } from '../fetch/address-guard.js';
 import { hostFrontier, type DelayPolicy, type Frontier } from '../frontier/host-frontier.js';
@@ -7,7 +6,9 @@ import { ContentSeen } from '../frontier/content-seen.js';
 import { NearDuplicateIndex } from '../frontier/near-duplicate-index.js';
 import { Politeness } from '../frontier/politeness.js';
 import type { PriorityContext } from '../frontier/prioritizer.js';
+import { memoryShares } from '../frontier/memory-budget.js';
 import { crawlRequestCodec } from '../frontier/request-codec.js';
+import { SegmentStore } from '../frontier/segment-store.js';
 import { fingerprintSet, spillingSeenSet, type SeenSet, type SpillingSeenSet, type SpillOptions } from '../frontier/seen-set.js';
 import type { SeedInput } from '../input/input-seeds.js';
 import type { CrawlLogger } from '../log/create-logger.js';
@@ -19,10 +20,11 @@ import { RobotsCache } from '../robots/robots-cache.js';
 import { productToken } from '../robots/robots-txt.js';
 import { CrawlStats } from '../sinks/crawl-stats.js';
 import type { NearDuplicates } from '../stages/parse-document.js';
-import type { CrawlState } from '../state/crawl-state.js';
+import { STATE_DIR, type CrawlState } from '../state/crawl-state.js';
 import type { JournalWriter } from '../state/journal-writer.js';
 import { RecrawlSchedule } from '../state/recrawl-schedule.js';
 import { MirrorStore } from '../store/mirror-store.js';
+import { join } from 'node:path';
 import { reservedNames } from '../store/reserved-names.js';
 import { linkPolicy, linkPolicySource, type LinkPolicy } from '../url/link-policy.js';
 import { withoutSessionIds } from '../url/query-params.js';
@@ -83,6 +85,8 @@ export interface CrawlContext {
   readonly log: CrawlLogger;
   readonly stats: CrawlStats;
   readonly frontier: Frontier<CrawlRequest>;
+  /** The files the frontier's queues spill to past their share of `memory-budget`; none for a shared frontier. */
+  readonly frontierFiles: SegmentStore | undefined;
   /** Resume and recrawl state: the journal, what an interrupted run left, the last crawl's pages. */
   readonly state: CrawlState;
   /** When each page is next due (recrawl-policy), on the crawl's clock. */
@@ -123,12 +127,14 @@ export interface CrawlContextOptions {
   readonly shared?: SharedParts;
   /** Where connections go (a test's recording connector); default: DNS and the network. */
   readonly network?: NetworkHooks;
+  /** Where the frontier's queues spill to. Default: `frontier` in the repository's crawl state. */
+  readonly spillDir?: string;
   /**
-   * The per-page tables' memory budget and their folder: the content MD5s get half and spill to
-   * `dir/content` past it; the near-duplicate index keeps the latest pages that fit in the other half.
-   * Without it, both keep every page in memory.
+   * Where the per-page tables spill to: the content MD5s to `content` in it, past half of their share
+   * of `memory-budget` (the near-duplicate index keeps the latest pages that fit in the other half).
+   * Default: the repository's crawl state.
    */
-  readonly pageTables?: { readonly dir: string; readonly budgetBytes: number };
+  readonly tablesDir?: string;
 }
 
 /**
@@ -159,8 +165,8 @@ export function startedSet(config: CrawlerConfig, spill?: Omit<SpillOptions, 'ca
  */
 export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen: SeenSet, state: CrawlState, options: CrawlContextOptions = {}): CrawlContext {
   const stats = new CrawlStats((url) => state.known.get(url)?.record);
-  const tables = options.pageTables;
-  const contentSeen = new ContentSeen(tables === undefined ? undefined : { dir: join(tables.dir, 'content'), budgetBytes: tables.budgetBytes / 2 });
+  const tablesBytes = memoryShares(config.memoryBudgetMb).pageTablesBytes;
+  const contentSeen = new ContentSeen({ dir: join(options.tablesDir ?? join(config.repository, STATE_DIR), 'content'), budgetBytes: tablesBytes / 2 });
   const fetcher = createFetcher(config, log, options);
   const robots = new RobotsCache({
     // A worker of a shared crawl reads robots.txt through the shared cache first.
@@ -213,15 +219,20 @@ export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen
   const renderer = config.render === 'never'
     ? undefined
     : new PageRenderer({ executablePath: findChromium(config.chromiumPath) ?? 'chromium', threads: config.renderThreads, timeoutMs: config.renderTimeoutMs });
+  const frontierFiles = options.shared
+    ? undefined
+    : new SegmentStore(options.spillDir ?? join(config.repository, STATE_DIR, 'frontier'), memoryShares(config.memoryBudgetMb).frontierBytes);
   return {
     config,
     log,
     stats,
+    frontierFiles,
     frontier: options.shared?.frontier(politeness, state.journal) ?? hostFrontier<CrawlRequest>({
       order: config.traversal,
       maxPerHost: config.maxPerHost,
       politeness,
       codec: crawlRequestCodec,
+      ...(frontierFiles ? { spill: frontierFiles } : {}),
       levels,
       levelOf: (req: CrawlRequest) => req.level ?? 1,
       // A retry or a request put back after robots.txt was started already, and is no stale copy.
@@ -257,11 +268,12 @@ export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen
       pool,
       store: new MirrorStore(config.repository, { reserved }),
       contentSeen,
-      near: { index: new NearDuplicateIndex(config.nearDuplicateBits, tables === undefined ? Infinity : Math.max(2, tables.budgetBytes / 2 / NEAR_PAGE_BYTES)), skipLinks: config.skipNearDuplicates },
+      near: { index: new NearDuplicateIndex(config.nearDuplicateBits, Math.max(2, tablesBytes / 2 / NEAR_PAGE_BYTES)), skipLinks: config.skipNearDuplicates },
     },
     renderer,
     control: new CrawlControl(),
     close: async () => {
+      frontierFiles?.close();
       await Promise.all([pool.close(), fetcher.close(), renderer?.close(), contentSeen.close()]);
     },
   };
