@@ -23,19 +23,20 @@ interface Run {
   readonly path: string;
   readonly fd: number;
   readonly count: number;
-  /** First fingerprint of each block, as (hi, lo) pairs at [2b + HI], [2b + LO]. */
+  /** First key of each block, as (hi, lo) pairs at [2b + HI], [2b + LO]. */
   readonly firsts: Uint32Array;
 }
 
 /**
- * The part of a seen-set that spilled: sorted runs of 64-bit fingerprints in files, each with the
- * first fingerprint of every 4 KiB block in memory, behind one Bloom filter of a fixed size. A look-up
- * the filter says no to costs nothing more; a "maybe" reads one block of each run (from the page
- * cache, mostly) and answers exactly. A new run is written at once (`write`); two runs are merged in
- * the background when the newer is more than half the older (a binary counter: log2 of the spills
- * runs, each fingerprint rewritten that many times). The runs are a cache of what the journal
- * holds: a new process empties the folder an earlier one left (`dir` is its own) at its first
- * spill, and rebuilds them from the journal, so a kill during a write or a merge costs nothing but the rebuild.
+ * The part of a seen-set that spilled: sorted runs of 64-bit keys (a URL's fingerprint, or the first
+ * 64 bits of a content MD5 with where its URL is) in files, each run with the first key of every
+ * 4 KiB block in memory, behind one Bloom filter of a fixed size. A look-up the filter says no to
+ * costs nothing more; a "maybe" reads one block of each run (from the page cache, mostly) and answers
+ * exactly. A new run is written at once (`write`); two runs are merged in the background when the
+ * newer is more than half the older (a binary counter: about log2 of the spills on disk, each key
+ * rewritten that many times). The runs are a cache of what the journal holds: a new process empties
+ * the folder an earlier one left (`dir` is its own) at its first spill, and rebuilds them from the
+ * journal, so a kill during a write or a merge costs nothing but the rebuild.
  *
  * A write or a merge that fails (a full disk) leaves the runs as they were and is reported once by
  * {@link failed}; nothing more is written after it.
@@ -52,7 +53,7 @@ export class SeenRuns {
   private closing = false;
   private failure: Error | undefined;
   private onFailure: (err: Error) => void = () => undefined;
-  /** Fingerprints on disk (the runs never share one: the set writes only fingerprints they lack). */
+  /** Keys on disk (the runs never share one: the set writes only keys they lack). */
   count = 0;
   /** Resolves with the first write or merge that failed. */
   readonly failed = new Promise<Error>((resolve) => (this.onFailure = resolve));
