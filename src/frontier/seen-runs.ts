@@ -11,11 +11,11 @@ import { join } from 'node:path';
 export const HI = endianness() === 'LE' ? 1 : 0;
 export const LO = 1 - HI;
 
-/** Fingerprints per block: 4 KiB, one page read for each run a "maybe" looks in. */
+/** Records per block: 4 KiB of fingerprints (8 of content records), one read for each run a "maybe" looks in. */
 const BLOCK = 512;
-/** Fingerprints per read and per write of a merge: 1 MiB. */
+/** Records per read and per write of a merge: 1 MiB of fingerprints. */
 const CHUNK = 1 << 17;
-/** Bits set per fingerprint in the filter: two stay useful when bits per fingerprint run low, as past its size. */
+/** Bits set per key in the filter: two stay useful when bits per key run low, as past its size. */
 const PROBES = 2;
 
 /** One sorted run on disk, open for reading, with the first key of each block in memory. */
@@ -156,7 +156,7 @@ export class SeenRuns {
     }
   }
 
-  /** Binary search of the blocks' first fingerprints, then of the one block that may hold it. */
+  /** Binary search of the blocks' first keys, then of the one block that may hold it. */
   private inRun(run: Run, hi: number, lo: number): boolean {
     const firsts = run.firsts;
     let a = 0, z = firsts.length / 2 - 1;
@@ -296,7 +296,7 @@ class ChunkReader {
     this.take();
   }
 
-  /** Moves to the next fingerprint; true when the chunk is used up and must be refilled. */
+  /** Moves to the next record; true when the chunk is used up and must be refilled. */
   advance(): boolean {
     this.at++;
     if (this.at < this.held) {
@@ -312,7 +312,7 @@ class ChunkReader {
   }
 }
 
-/** Orders two fingerprints by their high words, then their low ones (as unsigned numbers). */
+/** Orders two keys by their high words, then their low ones (as unsigned numbers). */
 function compare(hiA: number, loA: number, hiB: number, loB: number): number {
   return hiA !== hiB ? hiA - hiB : loA - loB;
 }
