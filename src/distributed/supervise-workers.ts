@@ -9,12 +9,15 @@ import type { RunState } from '../app/live-crawl.js';
 import type { CrawlLogger } from '../log/create-logger.js';
 import { MIRROR_TEMP_DIR } from '../store/mirror-store.js';
 import { clearVerbs, crawlState, postSeeds, postVerb, type CrawlVerb } from './crawl-control.js';
-import { beginRound, roundCrawlId } from './crawl-round.js';
+import { beginRound, dropOldRounds, roundCrawlId } from './crawl-round.js';
 import { foldCompletedRound, mergeIndexParts, sumWorkerStats } from './merge-worker-parts.js';
 import { passwordsHidden, withoutPassword } from '../config/without-password.js';
 import { connectFrontier, type FrontierConnection } from './connect-frontier.js';
 import { openCrawlShards } from './crawl-shards.js';
 import { crawlIdOf } from './redis-frontier-url.js';
+import { hostKey } from '../url/url-parts.js';
+import { withoutSessionIds } from '../url/query-params.js';
+import { RecrawlVisits } from './recrawl-visits.js';
 import { relayLines } from './relay-lines.js';
 
 /** The environment variable that makes a `tarantula crawl` process worker SLOT of its supervisor. */
@@ -84,7 +87,10 @@ async function supervise(config: CrawlerConfig, log: CrawlLogger, argv: readonly
   } catch (err) {
     throw exitWith(EXIT.cannotRun, `cannot begin the crawl's round at the Redis frontier at ${withoutPassword(config.frontier!)}: ${(err as Error).message}`);
   }
-  const recrawl = await foldCompletedRound(config.repository, round);
+  // What no round reads any more goes; a Redis that fails here still serves the round.
+  if (round > 1) await dropOldRounds(connection, crawlId, round).catch((err: unknown) => log.warn({ err }, 'cannot unlink the keys of the earlier rounds; the next round tries again'));
+  const lastVisits = round > 1 ? new RecrawlVisits(redis, await openCrawlShards(connection, crawlId), withoutSessionIds) : undefined;
+  const recrawl = await foldCompletedRound(config.repository, round, lastVisits && ((records) => lastVisits.read(records.map((r) => ({ url: r.url, host: hostKey(r.url) })))));
   const workers = new Map<number, string>();
   const closeServer = await serve?.({
     config, log, workers,

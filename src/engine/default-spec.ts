@@ -58,10 +58,16 @@ export function seedsOf(ctx: CrawlContext): Observable<Candidate> {
   );
 }
 
-/** If-Modified-Since / If-None-Match for a page the last crawl stored (its Last-Modified, else its server Date). */
+/**
+ * If-Modified-Since / If-None-Match for a page visited before: from its last visit that a shared
+ * crawl keeps in Redis, else from the copy the last crawl stored (its Last-Modified, else its server Date).
+ */
 function validatorsOf(ctx: CrawlContext): ((req: CrawlRequest) => Validators | undefined) | undefined {
-  if (ctx.state.known.size === 0) return undefined;
+  const { visits } = ctx;
+  if (ctx.state.known.size === 0 && visits === undefined) return undefined;
   return (req) => {
+    const visit = visits?.(req.url);
+    if (visit) return { etag: visit.etag, lastModified: visit.lastModified };
     const page = ctx.state.known.get(req.url);
     return page && { etag: page.record.etag, lastModified: page.record.lastModified ?? page.record.serverDate };
   };
@@ -180,11 +186,11 @@ export function defaultUnit(ctx: CrawlContext, release?: Release, stages: UnitSt
       render: renderHook(ctx),
     }),
     readSitemaps(),
-    reuseStored(ctx.state.known, docs.store),
+    reuseStored(ctx.state.known, docs.store, ctx.visits),
     chain(stages.afterFetch),
     describeAndStore(docs.pool, docs.contentSeen, ctx.admission.report, docs.near, previousCopy(ctx)),
     // Under the fixed policy every page is due at every recrawl: nothing to schedule.
-    ctx.schedule.adaptive ? scheduleRecrawl(ctx.schedule, ctx.state.known) : identity,
+    ctx.schedule.adaptive ? scheduleRecrawl(ctx.schedule, ctx.state.known, ctx.visits) : identity,
     chain(stages.afterParse),
   );
 }
