@@ -1,5 +1,6 @@
 import type { CrawlRequest } from '../model/crawl-request.js';
 import type { RequestEnd } from '../model/request-end.js';
+import { visitOf } from '../model/page-visit.js';
 import { hostFrontier, type DelayPolicy, type Frontier } from '../frontier/host-frontier.js';
 import { crawlRequestCodec } from '../frontier/request-codec.js';
 import { fingerprintOf } from '../frontier/seen-set.js';
@@ -239,7 +240,7 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
       this.forget(req.host, h);
     }
     if (end.kind !== 'again') {
-      this.opts.visits?.ended(req, end.kind === 'document' ? end.visit : undefined);
+      if (this.opts.visits) this.opts.visits.ended(req, end.kind !== 'document' ? undefined : end.visit ?? (end.record && visitOf(end.record)));
       const blob = this.blobs.get(req.url);
       this.blobs.delete(req.url);
       if (blob) this.ends.push({ host: req.host, blob, kind: end.kind === 'document' ? 'd' : 'x' });

@@ -1,6 +1,7 @@
 import type { CrawlRequest } from './crawl-request.js';
 import type { Outcome } from './outcome.js';
-import { visitOf, type PageVisit } from './page-visit.js';
+import type { IndexRecord } from './index-record.js';
+import type { PageVisit } from './page-visit.js';
 
 /**
  * How a request left the unit, the one answer the crawl loop, the frontier (in-process or shared)
@@ -8,8 +9,11 @@ import { visitOf, type PageVisit } from './page-visit.js';
  * one, or not ended at all and put back at the head of its host's queue, still pending.
  */
 export type RequestEnd<R = CrawlRequest> =
-  /** `visit`: what the next recrawl of the page needs (a frontier that keeps the recrawl schedule reads it). */
-  | { readonly kind: 'document'; readonly visit?: PageVisit }
+  /**
+   * What the next recrawl of the page needs, for a frontier that keeps the recrawl schedule: the
+   * document's `record`, or the `visit` of a revalidation whose record is elsewhere (a shared crawl).
+   */
+  | { readonly kind: 'document'; readonly record?: IndexRecord; readonly visit?: PageVisit }
   | { readonly kind: 'done' }
   /** `next` takes its place at the head of its host's queue: a retry, or the same request again. */
   | { readonly kind: 'again'; readonly next: R };
@@ -30,7 +34,7 @@ export const ENDED: RequestEnd<never> = { kind: 'done' };
 export function endOf(out: Outcome): RequestEnd {
   switch (out.kind) {
     case 'document':
-      return { kind: 'document', visit: visitOf(out.record) };
+      return { kind: 'document', record: out.record };
     case 'revalidated':
       return { kind: 'document', visit: out.visit };
     case 'redirect':
