@@ -55,6 +55,11 @@ export class RecrawlSchedule {
     return !this.adaptive || rec.nextFetch === undefined || Date.parse(rec.nextFetch) <= this.opts.now();
   }
 
+  /** Whether a page whose last visit is `visit` is to be requested now (a shared crawl's schedule in Redis), as {@link isDue}. */
+  isVisitDue(visit: PageVisit): boolean {
+    return !this.adaptive || visit.nextFetch === undefined || visit.nextFetch <= this.opts.now();
+  }
+
   /**
    * Adaptive: a page fetched now, with its next interval and due time; `previous` is its last visit
    * (its record of the last crawl, or a shared crawl's visit kept in Redis), if any; `notModified` a 304.
