@@ -9,7 +9,7 @@ import { JournalWriter } from '../state/journal-writer.js';
 import { readJournal } from '../state/read-journal.js';
 import type { JournalEvent } from '../state/journal-events.js';
 import type { IndexRecord } from '../model/index-record.js';
-import type { PageVisit } from '../model/page-visit.js';
+import { recordSchedule, type PageVisit } from '../model/page-visit.js';
 import { makeDirectory } from '../store/make-directory.js';
 import { previousRound, workerDir, workersDir } from './redis-frontier-url.js';
 
@@ -106,14 +106,7 @@ type DocumentEvent = Extract<JournalEvent, readonly ['d', ...unknown[]]>;
 
 /** A document's line with the schedule of the page's last visit, when the crawl knows one. */
 function withSchedule(e: DocumentEvent, visit: PageVisit | undefined): DocumentEvent {
-  if (visit === undefined || e[2] === null) return e;
-  const { nextFetch: _n, fetchIntervalHours: _f, ...rest } = e[2];
-  const record = {
-    ...rest,
-    ...(visit.nextFetch !== undefined ? { nextFetch: new Date(visit.nextFetch).toISOString() } : {}),
-    ...(visit.fetchIntervalHours !== undefined ? { fetchIntervalHours: visit.fetchIntervalHours } : {}),
-  };
-  return ['d', e[1], record, e[3], e[4], e[5]];
+  return visit === undefined || e[2] === null ? e : ['d', e[1], { ...e[2], ...recordSchedule(visit) }, e[3], e[4], e[5]];
 }
 
 type Stats = { [key: string]: unknown };

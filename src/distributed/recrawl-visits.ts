@@ -20,8 +20,8 @@ const CHUNK = 512;
  * page ({@link PageVisit}: validators, content MD5, last visit and change, interval, due time),
  * packed in one field of a hash per shard, `t:{TAG}:visits`, in the shard of the page's host among
  * the crawl's first-round shards (which outlive the rounds, as robots.txt does). The field is the
- * page's 8-byte fingerprint (the seen-set's, of the URL without session ids): about 120 bytes a page
- * with Redis's own costs.
+ * page's 8-byte fingerprint (the seen-set's, of the URL without session ids): about 170 bytes a page
+ * in Redis with both validators and the adaptive schedule (bench/redis-visits-memory.ts).
  *
  * A worker saves the visits of the pages it ended before Redis hears of their ends (a worker killed
  * then loses no visit of a page Redis counts as done), and loads those of the requests it takes
@@ -29,7 +29,7 @@ const CHUNK = 512;
  *
  * @example
  * const visits = new RecrawlVisits(redis, crawlShards, withoutSessionIds);
- * await visits.load([{ url, host }]); visits.visitOf(url) //=> { etag: '"v1"', contentMd5: '…', fetchIntervalHours: 108, … }
+ * await visits.loadTaken(reply.taken); visits.visitOf(url) //=> { etag: '"v1"', contentMd5: '…', fetchIntervalHours: 108, … }
  */
 export class RecrawlVisits {
   private readonly held = new Map<string, PageVisit>();

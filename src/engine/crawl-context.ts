@@ -156,7 +156,8 @@ export function startedSet(config: CrawlerConfig): SeenSet | undefined {
  * crawl(defaultSpec(ctx)).subscribe();
  */
 export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen: SeenSet, state: CrawlState, options: CrawlContextOptions = {}): CrawlContext {
-  const visits = options.shared && ((url: string) => options.shared!.visitOf(url));
+  const { shared } = options;
+  const visits = shared && ((url: string) => shared.visitOf(url));
   const stats = new CrawlStats((url) => visits?.(url) ?? state.known.get(url)?.record);
   const fetcher = createFetcher(config, log, options);
   const robots = new RobotsCache({

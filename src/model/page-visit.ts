@@ -40,3 +40,16 @@ export function visitOf(record: IndexRecord): PageVisit {
     ...(record.nextFetch !== undefined ? { nextFetch: Date.parse(record.nextFetch) } : {}),
   };
 }
+
+/**
+ * A visit's schedule as an index record holds it (`nextFetch` as ISO 8601); nothing under the fixed policy.
+ *
+ * @example
+ * recordSchedule(visit) //=> { nextFetch: '2026-12-06T21:00:00.000Z', fetchIntervalHours: 108 }
+ */
+export function recordSchedule(visit: PageVisit): Pick<IndexRecord, 'nextFetch' | 'fetchIntervalHours'> {
+  return {
+    ...(visit.nextFetch !== undefined ? { nextFetch: new Date(visit.nextFetch).toISOString() } : {}),
+    ...(visit.fetchIntervalHours !== undefined ? { fetchIntervalHours: visit.fetchIntervalHours } : {}),
+  };
+}

@@ -2,8 +2,7 @@ import { tap, type MonoTypeOperatorFunction } from 'rxjs';
 import type { Outcome } from '../model/outcome.js';
 import { endOf } from '../model/request-end.js';
 import type { JournalWriter } from '../state/journal-writer.js';
-import type { IndexRecord } from '../model/index-record.js';
-import type { PageVisit } from '../model/page-visit.js';
+import { recordSchedule } from '../model/page-visit.js';
 
 /**
  * Writes how each request ended to the crawl journal: documents with their record (what the index
@@ -20,15 +19,7 @@ export function journalOutcomes(journal: JournalWriter): MonoTypeOperatorFunctio
     const r = out.req;
     if (out.kind === 'document') journal.append(['d', r.url, out.record, out.contentType, out.indexed]);
     else if (out.kind === 'redirect') journal.append(['r', r.url, out.location, r.depth, r.originalUrl, r.redirects]);
-    else if (out.kind === 'revalidated') journal.append(['x', r.url, out.kind, scheduleOf(out.visit)]);
+    else if (out.kind === 'revalidated') journal.append(['x', r.url, out.kind, recordSchedule(out.visit)]);
     else journal.append(['x', r.url, out.kind]);
   });
-}
-
-/** A visit's schedule as an index record holds it. */
-function scheduleOf(visit: PageVisit): Pick<IndexRecord, 'nextFetch' | 'fetchIntervalHours'> {
-  return {
-    ...(visit.nextFetch !== undefined ? { nextFetch: new Date(visit.nextFetch).toISOString() } : {}),
-    ...(visit.fetchIntervalHours !== undefined ? { fetchIntervalHours: visit.fetchIntervalHours } : {}),
-  };
 }
