@@ -53,7 +53,8 @@ interface PartRecord {
 /**
  * `tarantula merge INTO REPOSITORY…` (SPEC §8): makes one repository of the repositories that the
  * machines of a shared crawl wrote. INTO gets `index.txt` with every URL once (of two records of a URL,
- * the one fetched last; the first part's on a tie), the mirror files of those records at the same
+ * the one fetched last; the first part's on a tie; a page that a machine of a shared crawl revalidated
+ * where it had no copy, the record of the part that holds it, with the new schedule), the mirror files of those records at the same
  * `localPath` (hard links where the file system allows, else copies), a journal of those records (what
  * `tarantula report` reads; marked complete), `stats.json` summing the parts', and the parts' WARC files
  * under `archive/PART/` with one sorted `index.cdxj` whose lines name them relative to INTO.
