@@ -10,6 +10,17 @@ const HIDDEN = /<(script|style|noscript|template)\b[^>]*>[\s\S]*?<\/\1\s*>|<!--[
 const TAG = /<[^>]*>/g;
 
 /**
+ * Whether a fetched HTML page has a script: a page without one shows a browser what it shows the
+ * crawler, and is never rendered in `auto`.
+ *
+ * @example
+ * hasScripts(Buffer.from('<p>Hello</p>')) //=> false
+ */
+export function hasScripts(body: Buffer): boolean {
+  return SCRIPT.test(body.toString('latin1', 0, Math.min(body.byteLength, LOOK_AT_BYTES)));
+}
+
+/**
  * Whether a fetched HTML page is an app shell that only a browser fills in: it has scripts, no link
  * and next to no visible text. A static page (any link, or a paragraph of text) is not.
  *
