@@ -2,7 +2,7 @@ import { detectType } from '../parse/detect-type.js';
 import { fetchDocument } from '../fetch/fetch-document.js';
 import type { CrawlRequest } from '../model/crawl-request.js';
 import type { FetchResponse } from '../model/fetch-response.js';
-import { hasScripts, isAppShell } from '../render/app-shell.js';
+import { isAppShell, scriptsMayWrite } from '../render/app-shell.js';
 import { foundMoreLinks, HostSampling } from '../render/host-sampling.js';
 import type { RenderNetwork } from '../render/page-renderer.js';
 import { makeListFilter } from '../url/url-lists.js';
@@ -11,9 +11,9 @@ import { HostGate } from './host-gate.js';
 
 /**
  * The fetch stage's `render` hook (`render` = auto or always): an HTML page that needs it is loaded
- * in the browser — always; in auto, an app shell, and a page with scripts of a host whose sampled
- * pages showed the browser finding links the fetch missed ({@link HostSampling}); a page without
- * scripts never. The browser's requests obey robots.txt, go out with the crawler's fetch options
+ * in the browser — always; in auto, an app shell, and a page whose scripts may write it, of a host
+ * whose sampled pages showed the browser finding links the fetch missed ({@link HostSampling}); a
+ * page whose scripts cannot add to it ({@link scriptsMayWrite}) never. The browser's requests obey robots.txt, go out with the crawler's fetch options
  * (the address guard, the proxy, cookies) and are archived with the crawl's WARC; they stay on the
  * page's origin, or with `render-third-party` may go to other hosts that the reject list does not
  * name, one at a time per host with its politeness delay ({@link HostGate}). Undefined when the
@@ -60,7 +60,7 @@ export function renderHook(ctx: CrawlContext): ((req: CrawlRequest, response: Fe
   return async (req, response) => {
     if (response.status >= 300 || detectType(response.headers['content-type'], req.url, response.body) !== 'html') return undefined;
     if (always || isAppShell(response.body)) return Buffer.from(await render(req, response));
-    if (!hasScripts(response.body)) return undefined;
+    if (!scriptsMayWrite(response.body)) return undefined;
     const choice = sampling.choose(req.host);
     if (choice === 'plain') return undefined;
     if (choice === 'render') return Buffer.from(await render(req, response));

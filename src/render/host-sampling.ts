@@ -3,7 +3,7 @@ import { extractHtml } from '../parse/extract-html.js';
 /** Pages of a new host rendered both ways before `auto` decides whether its pages need the browser. */
 export const SAMPLE_PAGES = 3;
 
-/** What `auto` does with a page of a host that has scripts but is no app shell. */
+/** What `auto` does with a page whose scripts may write it but that is no app shell. */
 export type RenderChoice = 'render' | 'plain' | 'sample';
 
 interface HostSample {
@@ -15,7 +15,7 @@ interface HostSample {
 
 /**
  * `render = auto`'s per-host decision, learned as Crawlee's adaptive crawler learns it: the first
- * {@link SAMPLE_PAGES} pages of a host (pages with scripts) are rendered and their links compared
+ * {@link SAMPLE_PAGES} pages of a host whose scripts may write them are rendered and their links compared
  * with the fetched HTML's; the host's pages are rendered from the first sample where the browser
  * found a link the fetch missed, and never again once every sample found none. While samples are
  * still being rendered, further pages of the host are taken as fetched. The decisions live as long
