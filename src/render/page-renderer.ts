@@ -14,8 +14,9 @@ const SKIPPED_TYPES = new Set(['image', 'media', 'font', 'texttrack', 'eventsour
 const MAX_DOM_CHARS = 10_000_000;
 
 /**
- * Pages rendered in one browser context before it is closed and a new one made: a context costs
- * about 40 ms to make and close, and what a context keeps (cache, storage) stays bounded by this many pages.
+ * Pages rendered in one browser context before it is closed and a new one made: a context is not
+ * made and torn down for every page, and what a context keeps (cache, storage) stays bounded by
+ * this many pages.
  */
 export const PAGES_PER_CONTEXT = 16;
 
@@ -29,7 +30,7 @@ export const QUIET_MS = 100;
 
 /** How the browser's requests reach the network: through the crawler, with its rules. */
 export interface RenderNetwork {
-  /** May the browser have this URL? (same host, robots.txt) */
+  /** May the browser have this URL? (its host, robots.txt, the lists) */
   allowed(url: string): Promise<boolean>;
   /** The crawler's own fetch of a URL (guard, proxy, cookies, limits). */
   fetch(url: string): Promise<FetchResponse>;
@@ -57,8 +58,8 @@ export interface RendererOptions {
  * request the page makes goes through {@link RenderNetwork}, one at a time, so a page's render counts
  * as one request to its host. Images, fonts and media are not fetched; popups are closed; downloads
  * and navigations away are refused. A browser context serves {@link PAGES_PER_CONTEXT} pages and is
- * then closed, so memory stays bounded. A page has settled once the crawler has answered all it asked
- * for and it has asked nothing for {@link QUIET_MS}. `playwright-core` is imported only when the
+ * then closed, so memory stays bounded. A page has settled once none of its requests is in flight
+ * and none has begun or ended for {@link QUIET_MS}. `playwright-core` is imported only when the
  * first page is rendered.
  *
  * @example
