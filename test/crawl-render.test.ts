@@ -231,7 +231,7 @@ describe.concurrent('JavaScript pages (render)', { timeout: 85_000 }, () => {
     });
   });
 
-  it('render-third-party: other hosts only when allowed, then through robots.txt, the reject list and the address guard', async () => {
+  it('render-third-party: other hosts only when allowed, then through robots.txt, the reject list, the address guard and the host\'s own slot', async () => {
     await withSite(async (site) => {
       const blocked = join(tmp.dir, 'third-party-off');
       ok(await runCli(crawlArgs(site, blocked, ['--render', 'always'], ['/tp.html']), { timeoutMs: 80_000 }));
@@ -239,12 +239,16 @@ describe.concurrent('JavaScript pages (render)', { timeout: 85_000 }, () => {
       expect(titles(await crawled(blocked))).toEqual(['Third party']);
 
       const repo = join(tmp.dir, 'third-party-on');
-      const run = await runCli(crawlArgs(site, repo, ['--render', 'always', '--render-third-party', 'true', '--reject-list', 'ads\\.test'], ['/tp.html']), { timeoutMs: 80_000 });
+      // cdn.test is crawled too, so the browser's request to it competes with the crawler's for its one slot.
+      const seeds = ['/tp.html', 'http://cdn.test:{PORT}/from-cdn.html', 'http://cdn.test:{PORT}/added.html'];
+      const run = await runCli(crawlArgs(site, repo, ['--render', 'always', '--render-third-party', 'true', '--reject-list', 'ads\\.test', '--max-per-host', '1', '--threads', '4', '--render-threads', '2'], seeds), { timeoutMs: 80_000 });
       ok(run);
-      // Out of the crawl's host scope, yet loaded: scope chooses pages, not what a page loads.
-      expect(titles(await crawled(repo))).toEqual(['From CDN', 'Third party']);
-      const others = site.log.filter((l) => l.host !== 'app.test').map((l) => `${l.host}${l.path}`);
-      expect(others.sort()).toEqual(['cdn.test/lib.js', 'cdn.test/robots.txt']);
+      // app.test's /from-cdn.html, linked by cdn.test's script: scope chooses pages, not what a page loads.
+      expect(titles(await crawled(repo))).toEqual(['Added', 'From CDN', 'From CDN', 'Third party']);
+      const cdn = site.log.filter((l) => l.host === 'cdn.test').sort((a, b) => a.start - b.start);
+      expect(cdn.map((l) => l.path).sort()).toEqual(['/added.html', '/from-cdn.html', '/lib.js', '/robots.txt']);
+      expect(site.log.filter((l) => l.host !== 'app.test' && l.host !== 'cdn.test')).toEqual([]);
+      for (let i = 1; i < cdn.length; i++) expect(cdn[i]!.start, `${cdn[i]!.path} began before ${cdn[i - 1]!.path} ended`).toBeGreaterThanOrEqual(cdn[i - 1]!.end);
     });
   });
 

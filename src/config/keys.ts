@@ -328,7 +328,7 @@ export const KEYS: { readonly [F in keyof CrawlerConfig]: KeySpec<F> } = {
   renderThirdParty: {
     name: 'render-third-party', section: 'multithreading-options', kind: 'boolean', unit: 'true, false',
     default: 'false', parse: booleanValue,
-    doc: 'Let the browser fetch from hosts other than the rendered page\'s (scripts on a CDN, an API host): each such request obeys that host\'s robots.txt, the reject list and the address guard, one at a time per host with its politeness delay; scope and the accept list do not apply.',
+    doc: 'Let the browser fetch from hosts other than the rendered page\'s (scripts on a CDN, an API host): each such request obeys that host\'s robots.txt, the reject list and the address guard, and takes one of that host\'s politeness slots; scope and the accept list do not apply.',
   },
   renderThreads: {
     name: 'render-threads', section: 'multithreading-options', kind: 'integer', unit: 'browser pages',

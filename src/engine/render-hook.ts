@@ -6,8 +6,28 @@ import { isAppShell, scriptsMayWrite } from '../render/app-shell.js';
 import { foundMoreLinks, HostSampling } from '../render/host-sampling.js';
 import type { RenderNetwork } from '../render/page-renderer.js';
 import { makeListFilter } from '../url/url-lists.js';
+import { hostKey } from '../url/url-parts.js';
+import { Politeness } from '../frontier/politeness.js';
 import type { CrawlContext } from './crawl-context.js';
 import { HostGate } from './host-gate.js';
+
+/**
+ * The gate of the browser's requests to other hosts: through the slots of the crawl's frontier,
+ * when it lends them; else with a rest of its own for each host.
+ */
+function thirdPartyGate(ctx: CrawlContext): HostGate {
+  const { frontier, config } = ctx;
+  if (frontier.borrow !== undefined && frontier.giveBack !== undefined && frontier.forgo !== undefined) {
+    const lender = { borrow: frontier.borrow.bind(frontier), giveBack: frontier.giveBack.bind(frontier), forgo: frontier.forgo.bind(frontier) };
+    // A page waiting for a render thread holds its host's slot: a render waits for it half its time at most, then goes on without.
+    return new HostGate(ctx.hosts.politeness, lender, config.renderTimeoutMs / 2);
+  }
+  const { robots } = ctx.hosts;
+  return new HostGate(new Politeness({
+    delayFactor: config.delayFactor, minDelayMs: config.minDelayMs, maxDelayMs: config.maxDelayMs,
+    crawlDelayMs: (host) => robots.crawlDelayMs(host), maxCrawlDelayMs: config.maxCrawlDelayMs,
+  }));
+}
 
 /**
  * The fetch stage's `render` hook (`render` = auto or always): an HTML page that needs it is loaded
@@ -16,7 +36,7 @@ import { HostGate } from './host-gate.js';
  * page whose scripts cannot add to it ({@link scriptsMayWrite}) never. The browser's requests obey robots.txt, go out with the crawler's fetch options
  * (the address guard, the proxy, cookies) and are archived with the crawl's WARC; they stay on the
  * page's origin, or with `render-third-party` may go to other hosts that the reject list does not
- * name, one at a time per host with its politeness delay ({@link HostGate}). Undefined when the
+ * name, each taking a slot of its host in the crawl's frontier ({@link HostGate}). Undefined when the
  * crawl renders nothing.
  */
 export function renderHook(ctx: CrawlContext): ((req: CrawlRequest, response: FetchResponse) => Promise<Buffer | undefined>) | undefined {
@@ -30,12 +50,7 @@ export function renderHook(ctx: CrawlContext): ((req: CrawlRequest, response: Fe
   const agent = config.userAgent;
   const sampling = new HostSampling();
   const rejected = makeListFilter([], config.rejectList);
-  const gate = config.renderThirdParty
-    ? new HostGate({
-      delayFactor: config.delayFactor, minDelayMs: config.minDelayMs, maxDelayMs: config.maxDelayMs,
-      crawlDelayMs: (host) => robots.crawlDelayMs(host), maxCrawlDelayMs: config.maxCrawlDelayMs,
-    })
-    : undefined;
+  const gate = config.renderThirdParty ? thirdPartyGate(ctx) : undefined;
   const robotsAllow = async (url: URL): Promise<boolean> => {
     const verdict = await robots.get(url.origin);
     return verdict.state === 'ready' && verdict.rules.isAllowed(url.href, agent);
@@ -51,7 +66,7 @@ export function renderHook(ctx: CrawlContext): ((req: CrawlRequest, response: Fe
       },
       fetch: (href) => {
         const url = new URL(href);
-        return url.origin === origin || gate === undefined ? fetchDocument(href, options) : gate.through(url.host, () => fetchDocument(href, options));
+        return url.origin === origin || gate === undefined ? fetchDocument(href, options) : gate.through(hostKey(url.href), () => fetchDocument(href, options));
       },
       ...(archive ? { archive: (url: string, res: FetchResponse) => archive.record(url, res) } : {}),
     };
