@@ -80,13 +80,13 @@ function previousCopy(ctx: CrawlContext): PreviousCopy | undefined {
   return (url) => ctx.state.known.get(url)?.record.localPath;
 }
 
-/** The WARC hook of the fetch: a 304 refers back to the capture of the last crawl. */
-function archiveHook(ctx: CrawlContext): ((req: CrawlRequest, res: FetchResponse) => Promise<void>) | undefined {
+/** The WARC hook of the fetch: a 304 refers back to the capture of the last crawl; a rendered DOM follows its response. */
+function archiveHook(ctx: CrawlContext): ((req: CrawlRequest, res: FetchResponse, rendered?: Buffer) => Promise<void>) | undefined {
   const archive = ctx.fetcher.archive;
   if (archive === undefined) return undefined;
-  return (req, res) => {
+  return (req, res, rendered) => {
     const page = res.status === 304 ? ctx.state.known.get(req.url) : undefined;
-    return archive.record(req.url, res, page && { url: req.url, date: warcDate(Date.parse(page.record.fetchedAt)) });
+    return archive.record(req.url, res, page && { url: req.url, date: warcDate(Date.parse(page.record.fetchedAt)) }, rendered);
   };
 }
 
