@@ -112,11 +112,18 @@ const fmt = (n: number, d = 1): string => n.toLocaleString('en-US', { maximumFra
 const where = masters > 0 ? `a ${masters}-master cluster` : 'one standalone Redis';
 console.log(`simulated on ${where}: ${hosts} hosts × ${perHost} pages, ${workers} workers × ${threads} threads, fetch ${latencyMs} ms, delay ${delayMs} ms, ${fmt(wall, 1)} s`);
 console.log(`  pages          ${pages} → ${fmt(pages / wall)} pages/s (ceiling of the workers: ${fmt((workers * threads * 1000) / latencyMs)})`);
-console.log(`  syncs          ${syncs} → ${fmt(syncs / wall)}/s, ${fmt(syncs / pages, 3)} per page, ${fmt(calls / syncs, 2)} script calls each; leases ${leases} → ${fmt(leases / wall)}/s`);
+console.log(`  syncs          ${syncs} → ${fmt(syncs / wall)}/s, ${fmt(syncs / pages, 3)} per page; script calls ${calls}, ${fmt(calls / pages, 3)} per page; leases ${leases} → ${fmt(leases / wall)}/s`);
 console.log(`  redis CPU      ${fmt(cpu, 2)} s = ${fmt((cpu / wall) * 100)} % of a core; ${fmt((cpu / calls) * 1e6, 0)} µs per script call, ${fmt((cpu / pages) * 1e6, 0)} µs per page`);
 console.log(`  idle servers   ${idlePerSecond.map((c) => `${fmt(c * 100, 2)} %`).join(' · ')} of a core each (taken off the figures above and below)`);
 if (masters > 0) console.log(`  per node       ${perNode.map((c) => `${fmt((c / pages) * 1e6, 0)} µs (${fmt((c / wall) * 100)} %)`).join(' · ')} per page`);
 console.log(`  the busiest Redis core saturates near ${fmt(pages / busiest, 0)} pages/s at this shape (${fmt(calls / cpu, 0)} script calls/s a core)`);
+if (argv.includes('--commandstats'))
+  for (const admin of admins) {
+    const rows = (await admin.info('commandstats')).split('\n').filter((l) => l.startsWith('cmdstat_'));
+    const parsed = rows.map((l) => { const [name, rest] = l.split(':'); const f = Object.fromEntries(rest!.split(',').map((kv) => kv.split('='))); return { name: name!.slice(8), calls: Number(f.calls), usec: Number(f.usec) }; });
+    parsed.sort((a, b) => b.usec - a.usec);
+    console.log(parsed.slice(0, 25).map((r) => `    ${r.name.padEnd(18)} ${String(r.calls).padStart(9)} calls ${String(r.usec).padStart(9)} µs ${(r.usec / pages).toFixed(2)} µs/page`).join('\n'));
+  }
 for (const c of connections) c.disconnect();
 for (const admin of admins) admin.disconnect();
 await server.close();

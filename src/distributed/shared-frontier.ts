@@ -55,6 +55,14 @@ const SLICE_MS = 10_000;
 const WAKE_MS = 5;
 /** What is to send waits this long for more to join it in the same round trip. */
 const GATHER_MS = 2;
+/**
+ * On several shards, the longest a link, an end or a host given back waits for its shard's next call
+ * (or a tenth of a lease period, if shorter): a call to a shard costs its node the same whatever it
+ * carries, and a worker's links go to every shard.
+ */
+const SHARD_WAIT_MS = 250;
+/** On several shards, ends held back at most per request in flight: a killed worker's pages fetched again. */
+const ENDS_PER_THREAD = 2;
 
 /** What this worker knows of a host it holds. */
 interface Held {
@@ -102,6 +110,8 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
   private readonly raised = new Map<string, { level: number; stale: number }>();
   private outbox: Admit[] = [];
   private ends: { host: string; blob: Buffer; kind: 'd' | 'x' }[] = [];
+  /** When the oldest link, end or host to give back not yet handed to the sync came (Infinity: none). */
+  private toldAt = Infinity;
   /** The shared crawl's pending requests that are not this worker's, at the last sync (unknown = 1). */
   private others = 1;
   private active = 0;
@@ -129,7 +139,10 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
   }
 
   constructor(private readonly opts: SharedFrontierOptions) {
-    this.redisSync = new ShardedSync(opts.redis, opts.shards);
+    this.redisSync = new ShardedSync(opts.redis, opts.shards, opts.worker, {
+      waitMs: Math.min(SHARD_WAIT_MS, opts.leaseMs / 10),
+      ends: ENDS_PER_THREAD * opts.requestsInFlight,
+    });
     const politeness: DelayPolicy = {
       delayMs: (host) => {
         const ms = opts.politeness.delayMs(host);
@@ -156,8 +169,8 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
   }
 
   get size(): number {
-    const busy = this.syncing !== undefined || this.ends.length > 0 ? 1 : 0;
-    return this.local.size + this.outbox.length + this.others + busy;
+    const busy = this.syncing !== undefined || this.ends.length > 0 || this.redisSync.endsWaiting > 0 ? 1 : 0;
+    return this.local.size + this.outbox.length + this.redisSync.linksWaiting + this.others + busy;
   }
 
   get inFlight(): number {
@@ -178,6 +191,7 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
     const blob = encode(req);
     // 16 bits name the bucket, 48 stay in it: an integer exact in Lua's doubles and in Redis's intsets.
     this.outbox.push({ bucket: hi >>> 16, member: String((hi & 0xffff) * 2 ** 32 + lo), host: req.host, blob });
+    this.toldAt = Math.min(this.toldAt, Date.now());
     const h = this.held.get(req.host);
     if (h) h.remaining = Math.max(h.remaining, 1);
     this.plan();
@@ -233,7 +247,10 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
     if (end.kind !== 'again') {
       const blob = this.blobs.get(req.url);
       this.blobs.delete(req.url);
-      if (blob) this.ends.push({ host: req.host, blob, kind: end.kind === 'document' ? 'd' : 'x' });
+      if (blob) {
+        this.ends.push({ host: req.host, blob, kind: end.kind === 'document' ? 'd' : 'x' });
+        this.toldAt = Math.min(this.toldAt, now);
+      }
     }
     // Only a document keeps its permit; a request to start again takes a new one.
     if (end.kind !== 'document' && this.opts.maxPages > 0) this.permitsOwed++;
@@ -305,12 +322,21 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
   /** Schedules the next sync: soon when there is something to say or ask, else to renew and to look for work. */
   private plan(): void {
     if (this.closed || this.failed || this.syncing !== undefined) return;
+    const now = Date.now();
+    const lazy = this.redisSync.batches;
     const permitNeeded = this.waitsForPermit() && this.local.size > 0 && this.reserved < this.opts.maxPages;
-    const urgent = this.outbox.length > 0 || this.ends.length > 0 || this.permitsOwed > 0 || permitNeeded || this.giveBacks().length > 0 || this.wantsMore().length > 0;
-    const idle = this.others > 0 && this.held.size < this.opts.requestsInFlight * HOSTS_PER_THREAD;
+    const backs = this.giveBacks().length;
+    if (backs > 0) this.toldAt = Math.min(this.toldAt, now);
+    // On several shards what is told waits for its shard's next call (sharded-sync.ts), and hosts and
+    // requests are asked for only when this worker runs short; on one shard everything goes at once.
+    const told = !lazy && (this.outbox.length > 0 || this.ends.length > 0 || backs > 0);
+    const asks = !lazy || this.hungry();
+    const urgent = told || this.permitsOwed > 0 || permitNeeded || (asks && this.wantsMore().length > 0);
+    const idle = asks && this.others > 0 && this.held.size - backs < this.opts.requestsInFlight * HOSTS_PER_THREAD;
     // Also often enough to renew the leases, and to see a host's time slice end.
-    const wait = urgent ? GATHER_MS : idle ? (this.nextReadyInMs >= 0 ? Math.min(this.nextReadyInMs, POLL_MS) : POLL_MS) : Math.min(POLL_MS * 10, this.opts.leaseMs / 10);
-    const at = Date.now() + wait;
+    let wait = urgent ? GATHER_MS : idle ? (this.nextReadyInMs >= 0 ? Math.min(this.nextReadyInMs, POLL_MS) : POLL_MS) : Math.min(POLL_MS * 10, this.opts.leaseMs / 10);
+    if (lazy) wait = Math.min(wait, Math.max(GATHER_MS, this.redisSync.dueIn(now, { since: this.toldAt, links: this.outbox.length, ends: this.ends.length })));
+    const at = now + wait;
     if (this.timer !== undefined && this.timerAt <= at) return;
     clearTimeout(this.timer);
     this.timerAt = at;
@@ -340,6 +366,11 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
     return back;
   }
 
+  /** Fewer requests are queued here than two per request in flight: hosts and requests are asked for now. */
+  private hungry(): boolean {
+    return this.local.size < 2 * this.opts.requestsInFlight;
+  }
+
   private wantsMore(): string[] {
     const more: string[] = [];
     const sliceStart = Date.now() - Math.min(SLICE_MS, this.opts.leaseMs);
@@ -351,8 +382,10 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
   private async sync(last: boolean): Promise<void> {
     const admits = this.outbox;
     const ends = this.ends;
+    const since = this.toldAt;
     this.outbox = [];
     this.ends = [];
+    this.toldAt = Infinity;
     // Permits are held only for requests waiting here: a worker with nothing to start gives its back, so
     // that a worker with work is never starved by one without.
     const idle = last || this.local.size === 0;
@@ -371,26 +404,37 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
     for (const host of more) this.held.get(host)!.asking = true;
     const o = this.opts;
     const request = {
-      worker: o.worker, ttlMs: o.leaseMs, want: last ? 0 : Math.max(0, o.requestsInFlight * HOSTS_PER_THREAD - this.held.size), batch: BATCH,
+      worker: o.worker, ttlMs: o.leaseMs, want: last ? 0 : Math.max(0, o.requestsInFlight * HOSTS_PER_THREAD - this.held.size + back.length), batch: BATCH, hungry: this.hungry(),
       order: o.order, maxPagesPerHost: o.maxPagesPerHost, maxPages: o.maxPages, wantPermits, returnedPermits: owed,
-      reapDelayMs: o.reapDelayMs, admits, ends, renew, more, fresh: this.local.size === 0,
+      reapDelayMs: o.reapDelayMs, admits, ends, renew, more, fresh: this.local.size === 0, last, since: back.length > 0 ? Math.min(since, now) : since,
       back: back.map((host) => ({ host, delayMs: Math.max(0, this.held.get(host)!.nextAllowed - now) })),
     };
     for (const host of back) this.held.delete(host);
     this.syncs++;
     let reply: SyncReply;
+    let handed = false;
     try {
       // Everything is decided above, in one go: what ends meanwhile waits for the next sync, and no
       // host goes back with an end not told. The ends told wait for their records to be written.
       if (ends.length > 0) await o.durable();
+      handed = true;
       reply = await this.redisSync.sync(request);
     } catch (err) {
-      // Unsent, so still owed: a final sync (or the leases running out) carries them.
-      this.outbox = admits.concat(this.outbox);
-      this.ends = ends.concat(this.ends);
+      // Unsent, so still owed: a final sync (or the leases running out) carries them. Once handed to
+      // the sync, the links and ends wait there for their shards.
+      if (!handed) {
+        this.outbox = admits.concat(this.outbox);
+        this.ends = ends.concat(this.ends);
+        this.toldAt = Math.min(this.toldAt, since);
+      }
       this.permitsOwed += owed - (idle ? sentPermits : 0);
       this.permits += idle ? sentPermits : 0;
       throw err;
+    }
+    // A host asked for more of and not given any (its shard was not called) may be asked for again.
+    for (const host of more) {
+      const h = this.held.get(host);
+      if (h) h.asking = false;
     }
     // Every held host was renewed (or newly leased) no earlier than `now`: a request started later than
     // two thirds into that lease still ends, as a rule, before another worker may take the host.
@@ -432,7 +476,7 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
       this.local.pushAll(reqs);
     }
     // What Redis counts as open and is not held here: queued, or leased by other workers.
-    this.others = Math.max(0, reply.open - this.local.size - this.active - this.ends.length);
+    this.others = Math.max(0, reply.open - this.local.size - this.active - this.ends.length - this.redisSync.endsWaiting);
   }
 }
 
