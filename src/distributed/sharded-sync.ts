@@ -6,8 +6,8 @@ import { readSyncReply, syncArgs, SYNC_KEYS, SYNC_SCRIPT, type Admit, type SyncR
 export interface CrawlSync extends Omit<SyncRequest, 'reclaim'> {
   /** The worker has nothing queued: it needs the crawl-wide count of open requests, read from every shard. */
   readonly fresh: boolean;
-  /** The worker stops: everything waiting goes now, to every shard. */
-  readonly last: boolean;
+  /** Everything waiting goes now, to every shard (the worker stops, or is asked to flush). */
+  readonly all: boolean;
   /** When the oldest of the links, ends and hosts given back this sync tells came. */
   readonly since: number;
   /** The worker runs short of requests: its shards are called for the hosts and requests it wants, else these wait for a call made anyway. */
@@ -208,13 +208,13 @@ export class ShardedSync {
       const needed = p.renew.length > 0 || (r.hungry && p.more.length + p.want > 0) || (k === 0 && permits);
       const look = homeShort && k !== this.home && now - this.lookedAt[k]! >= LOOK_MS;
       // A shard whose ends wait for links of others is called after them, once, below.
-      return needed || look || r.fresh || r.last || (this.due(k, now, endsOver) && (blockers.has(k) || !blocked.has(k)));
+      return needed || look || r.fresh || r.all || (this.due(k, now, endsOver) && (blockers.has(k) || !blocked.has(k)));
     });
     const replies = await this.round(called, parts, r, true);
     const after = shards.filter((k) => !called.includes(k) && this.due(k, now, endsOver));
     if (after.length > 0) replies.push(...(await this.round(after, parts, r, true)));
-    // The last sync sends everything: the ends that waited for links sent just now go next.
-    for (let left = r.last ? n : 0; left > 0 && this.waiting.some((w) => w.ends.length + w.back.length > 0); left--) {
+    // Everything goes: the ends that waited for links sent just now go next. the ends that waited for links sent just now go next.
+    for (let left = r.all ? n : 0; left > 0 && this.waiting.some((w) => w.ends.length + w.back.length > 0); left--) {
       const rest = this.waiting.map((w, k) => (w.ends.length + w.back.length > 0 ? k : -1)).filter((k) => k >= 0);
       replies.push(...(await this.round(rest, this.split({ renew: [], more: [], want: 0 }), r, false)));
     }

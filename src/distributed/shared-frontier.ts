@@ -19,13 +19,17 @@ export interface SharedFrontierOptions {
   /** priority-levels: the front queues of each host this worker holds (SPEC §10). Default 1. */
   readonly levels?: number;
   readonly politeness: DelayPolicy;
-  /** Requests in flight in this worker: it leases 3 × as many hosts (Mercator's back queues). */
   /** Requests in flight on this worker (`threads`): how many hosts it asks for, and permits it wants. */
   readonly requestsInFlight: number;
   readonly leaseMs: number;
   readonly maxPagesPerHost: number;
   /** max-page-number, 0 = none: requests start only with a permit from Redis. */
   readonly maxPages: number;
+  /**
+   * On several shards, the longest a link, an end or a host given back waits for its shard's next
+   * call. Default: 250 ms, or a tenth of a lease period if shorter.
+   */
+  readonly shardWaitMs?: number;
   /** How long a host taken back from a worker that stopped renewing rests first (min-delay): its last request's end is unknown. */
   readonly reapDelayMs: number;
   /** The form of a URL the seen-set compares (without session ids). */
@@ -57,8 +61,9 @@ const WAKE_MS = 5;
 const GATHER_MS = 2;
 /**
  * On several shards, the longest a link, an end or a host given back waits for its shard's next call
- * (or a tenth of a lease period, if shorter): a call to a shard costs its node the same whatever it
- * carries, and a worker's links go to every shard.
+ * by default (or a tenth of a lease period, if shorter, so that a host given back is still leased
+ * when it goes): a call to a shard costs its node about the same whatever it carries, and a worker's
+ * links go to every shard.
  */
 const SHARD_WAIT_MS = 250;
 /** On several shards, ends held back at most per request in flight: a killed worker's pages fetched again. */
@@ -140,7 +145,7 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
 
   constructor(private readonly opts: SharedFrontierOptions) {
     this.redisSync = new ShardedSync(opts.redis, opts.shards, opts.worker, {
-      waitMs: Math.min(SHARD_WAIT_MS, opts.leaseMs / 10),
+      waitMs: opts.shardWaitMs ?? Math.min(SHARD_WAIT_MS, opts.leaseMs / 10),
       ends: ENDS_PER_THREAD * opts.requestsInFlight,
     });
     const politeness: DelayPolicy = {
@@ -280,14 +285,14 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
     await this.flush(true);
   }
 
-  /** Sends what is waiting at once instead of at the next planned sync; `last` also gives every host back. */
+  /** Sends everything waiting at once instead of at the next planned sync; `last` also gives every host back. */
   async flush(last = false): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
     this.timerAt = Infinity;
     await this.syncing;
     if (this.failed) return;
-    const run = this.sync(last);
+    const run = this.sync(last, true);
     const done = (): void => {
       this.syncing = undefined;
     };
@@ -343,7 +348,7 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.timerAt = Infinity;
-      this.syncing = this.sync(false).then(
+      this.syncing = this.sync(false, false).then(
         () => {
           this.syncing = undefined;
           this.plan();
@@ -378,8 +383,11 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
     return more;
   }
 
-  /** One round trip: everything to tell, and the hosts and requests to ask for. `last` gives every host back. */
-  private async sync(last: boolean): Promise<void> {
+  /**
+   * One round trip (on several shards, one per shard called): everything to tell, and the hosts and
+   * requests to ask for. `last` gives every host back; `all` sends everything waiting for its shard.
+   */
+  private async sync(last: boolean, all: boolean): Promise<void> {
     const admits = this.outbox;
     const ends = this.ends;
     const since = this.toldAt;
@@ -406,7 +414,7 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
     const request = {
       worker: o.worker, ttlMs: o.leaseMs, want: last ? 0 : Math.max(0, o.requestsInFlight * HOSTS_PER_THREAD - this.held.size + back.length), batch: BATCH, hungry: this.hungry(),
       order: o.order, maxPagesPerHost: o.maxPagesPerHost, maxPages: o.maxPages, wantPermits, returnedPermits: owed,
-      reapDelayMs: o.reapDelayMs, admits, ends, renew, more, fresh: this.local.size === 0, last, since: back.length > 0 ? Math.min(since, now) : since,
+      reapDelayMs: o.reapDelayMs, admits, ends, renew, more, fresh: this.local.size === 0, all, since: back.length > 0 ? Math.min(since, now) : since,
       back: back.map((host) => ({ host, delayMs: Math.max(0, this.held.get(host)!.nextAllowed - now) })),
     };
     for (const host of back) this.held.delete(host);
