@@ -59,6 +59,7 @@ function linksOf(req: CrawlRequest): Candidate[] {
 const request = (url: string, depth: number): CrawlRequest => ({ url, host: new URL(url).host, depth, originalUrl: url, redirects: 0, attempt: 0 });
 
 let pages = 0;
+(globalThis as any).DEBUG = {};
 const frontiers: SharedFrontier[] = [];
 const connections: FrontierRedis[] = [];
 // Connected and sharded as a worker is, before the clock starts.
@@ -124,6 +125,7 @@ if (argv.includes('--commandstats'))
     parsed.sort((a, b) => b.usec - a.usec);
     console.log(parsed.slice(0, 25).map((r) => `    ${r.name.padEnd(18)} ${String(r.calls).padStart(9)} calls ${String(r.usec).padStart(9)} µs ${(r.usec / pages).toFixed(2)} µs/page`).join('\n'));
   }
+console.log(JSON.stringify((globalThis as any).DEBUG));
 for (const c of connections) c.disconnect();
 for (const admin of admins) admin.disconnect();
 await server.close();

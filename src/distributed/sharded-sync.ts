@@ -147,20 +147,13 @@ export class ShardedSync {
     return Math.max(0, at - now);
   }
 
-  /** The shards with ends waiting for links of other shards, and the shards holding those links. */
-  private blocking(): { blocked: Set<number>; blockers: Set<number> } {
+  /** The shards with ends waiting for links of other shards. */
+  private blocked(): Set<number> {
     const blocked = new Set<number>();
-    const blockers = new Set<number>();
     this.waiting.forEach((w, k) => {
-      for (const { after } of w.ends)
-        after.forEach((q, j) => {
-          if (j !== k && this.admitted[j]! < q) {
-            blocked.add(k);
-            blockers.add(j);
-          }
-        });
+      if (w.ends.some(({ after }) => after.some((q, j) => j !== k && this.admitted[j]! < q))) blocked.add(k);
     });
-    return { blocked, blockers };
+    return blocked;
   }
 
   /** Whether shard `k` is to be called for what waits for it. */
@@ -201,18 +194,18 @@ export class ShardedSync {
     const permits = r.maxPages > 0 && (r.wantPermits > 0 || r.returnedPermits > 0);
     const homeShort = r.hungry && r.want > 0 && this.ready[this.home]! < r.want;
     const endsOver = this.endsWaiting >= this.batching.ends;
-    const { blocked, blockers } = this.blocking();
+    const blocked = this.blocked();
     const shards = parts.map((_, k) => k);
-    const called = shards.filter((k) => {
+    const asked = shards.map((k) => {
       const p = parts[k]!;
       const needed = p.renew.length > 0 || (r.hungry && p.more.length + p.want > 0) || (k === 0 && permits);
       const look = homeShort && k !== this.home && now - this.lookedAt[k]! >= LOOK_MS;
-      // A shard whose ends wait for links of others is called after them, once, below.
-      return needed || look || r.fresh || r.all || (this.due(k, now, endsOver) && (blockers.has(k) || !blocked.has(k)));
+      return needed || look || r.fresh || r.all;
     });
-    const replies = await this.round(called, parts, r, true);
-    const after = shards.filter((k) => !called.includes(k) && this.due(k, now, endsOver));
-    if (after.length > 0) replies.push(...(await this.round(after, parts, r, true)));
+    const replies = await this.round(shards.filter((k) => !blocked.has(k) && (asked[k] || this.due(k, now, endsOver))), parts, r, true);
+    // Shards whose ends waited for links of others are called once those are in (mostly home): one call each.
+    const then = shards.filter((k) => blocked.has(k) && (asked[k] || this.due(k, now, endsOver)));
+    if (then.length > 0) replies.push(...(await this.round(then, parts, r, true)));
     // Everything goes: the ends that waited for links sent just now go next. the ends that waited for links sent just now go next.
     for (let left = r.all ? n : 0; left > 0 && this.waiting.some((w) => w.ends.length + w.back.length > 0); left--) {
       const rest = this.waiting.map((w, k) => (w.ends.length + w.back.length > 0 ? k : -1)).filter((k) => k >= 0);
