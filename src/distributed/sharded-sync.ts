@@ -147,13 +147,10 @@ export class ShardedSync {
     return Math.max(0, at - now);
   }
 
-  /** The shards with ends waiting for links of other shards. */
-  private blocked(): Set<number> {
-    const blocked = new Set<number>();
-    this.waiting.forEach((w, k) => {
-      if (w.ends.some(({ after }) => after.some((q, j) => j !== k && this.admitted[j]! < q))) blocked.add(k);
-    });
-    return blocked;
+  /** Some end of the home shard waits for links to another shard. */
+  private blocksHome(): boolean {
+    const k = this.home;
+    return this.waiting[k]!.ends.some(({ after }) => after.some((q, j) => j !== k && this.admitted[j]! < q));
   }
 
   /** Whether shard `k` is to be called for what waits for it. */
@@ -194,18 +191,16 @@ export class ShardedSync {
     const permits = r.maxPages > 0 && (r.wantPermits > 0 || r.returnedPermits > 0);
     const homeShort = r.hungry && r.want > 0 && this.ready[this.home]! < r.want;
     const endsOver = this.endsWaiting >= this.batching.ends;
-    const blocked = this.blocked();
-    const shards = parts.map((_, k) => k);
-    const asked = shards.map((k) => {
+    const shards = parts.map((_, k) => k).filter((k) => {
       const p = parts[k]!;
       const needed = p.renew.length > 0 || (r.hungry && p.more.length + p.want > 0) || (k === 0 && permits);
       const look = homeShort && k !== this.home && now - this.lookedAt[k]! >= LOOK_MS;
-      return needed || look || r.fresh || r.all;
+      return needed || look || r.fresh || r.all || this.due(k, now, endsOver);
     });
-    const replies = await this.round(shards.filter((k) => !blocked.has(k) && (asked[k] || this.due(k, now, endsOver))), parts, r, true);
-    // Shards whose ends waited for links of others are called once those are in (mostly home): one call each.
-    const then = shards.filter((k) => blocked.has(k) && (asked[k] || this.due(k, now, endsOver)));
-    if (then.length > 0) replies.push(...(await this.round(then, parts, r, true)));
+    // Most ends are home's, and wait for links to the other shards: home is called after them.
+    const last = shards.includes(this.home) && this.blocksHome() ? [this.home] : [];
+    const replies = await this.round(shards.filter((k) => !last.includes(k)), parts, r, true);
+    if (last.length > 0) replies.push(...(await this.round(last, parts, r, true)));
     // Everything goes: the ends that waited for links sent just now go next. the ends that waited for links sent just now go next.
     for (let left = r.all ? n : 0; left > 0 && this.waiting.some((w) => w.ends.length + w.back.length > 0); left--) {
       const rest = this.waiting.map((w, k) => (w.ends.length + w.back.length > 0 ? k : -1)).filter((k) => k >= 0);
