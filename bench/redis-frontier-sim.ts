@@ -59,7 +59,6 @@ function linksOf(req: CrawlRequest): Candidate[] {
 const request = (url: string, depth: number): CrawlRequest => ({ url, host: new URL(url).host, depth, originalUrl: url, redirects: 0, attempt: 0 });
 
 let pages = 0;
-(globalThis as any).DEBUG = {};
 const frontiers: SharedFrontier[] = [];
 const connections: FrontierRedis[] = [];
 // Connected and sharded as a worker is, before the clock starts.
@@ -118,14 +117,6 @@ console.log(`  redis CPU      ${fmt(cpu, 2)} s = ${fmt((cpu / wall) * 100)} % of
 console.log(`  idle servers   ${idlePerSecond.map((c) => `${fmt(c * 100, 2)} %`).join(' · ')} of a core each (taken off the figures above and below)`);
 if (masters > 0) console.log(`  per node       ${perNode.map((c) => `${fmt((c / pages) * 1e6, 0)} µs (${fmt((c / wall) * 100)} %)`).join(' · ')} per page`);
 console.log(`  the busiest Redis core saturates near ${fmt(pages / busiest, 0)} pages/s at this shape (${fmt(calls / cpu, 0)} script calls/s a core)`);
-if (argv.includes('--commandstats'))
-  for (const admin of admins) {
-    const rows = (await admin.info('commandstats')).split('\n').filter((l) => l.startsWith('cmdstat_'));
-    const parsed = rows.map((l) => { const [name, rest] = l.split(':'); const f = Object.fromEntries(rest!.split(',').map((kv) => kv.split('='))); return { name: name!.slice(8), calls: Number(f.calls), usec: Number(f.usec) }; });
-    parsed.sort((a, b) => b.usec - a.usec);
-    console.log(parsed.slice(0, 25).map((r) => `    ${r.name.padEnd(18)} ${String(r.calls).padStart(9)} calls ${String(r.usec).padStart(9)} µs ${(r.usec / pages).toFixed(2)} µs/page`).join('\n'));
-  }
-console.log(JSON.stringify((globalThis as any).DEBUG));
 for (const c of connections) c.disconnect();
 for (const admin of admins) admin.disconnect();
 await server.close();

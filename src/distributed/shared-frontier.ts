@@ -65,7 +65,7 @@ const GATHER_MS = 2;
  * when it goes): a call to a shard costs its node about the same whatever it carries, and a worker's
  * links go to every shard.
  */
-const SHARD_WAIT_MS = Number(process.env.SW ?? 250);
+const SHARD_WAIT_MS = 250;
 /** On several shards, ends held back at most per request in flight: a killed worker's pages fetched again. */
 const ENDS_PER_THREAD = 2;
 
@@ -373,7 +373,7 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
 
   /** Fewer requests are queued here than two per request in flight: hosts and requests are asked for now. */
   private hungry(): boolean {
-    return this.local.size < Number(process.env.HG ?? 2) * this.opts.requestsInFlight;
+    return this.local.size < 2 * this.opts.requestsInFlight;
   }
 
   private wantsMore(): string[] {
