@@ -412,7 +412,7 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
     for (const host of more) this.held.get(host)!.asking = true;
     const o = this.opts;
     const request = {
-      worker: o.worker, ttlMs: o.leaseMs, want: last ? 0 : Math.max(0, o.requestsInFlight * HOSTS_PER_THREAD - this.held.size + back.length), batch: BATCH, hungry: this.hungry(),
+      worker: o.worker, ttlMs: o.leaseMs, want: last ? 0 : Math.max(0, o.requestsInFlight * HOSTS_PER_THREAD - this.held.size + (this.redisSync.batches ? back.length : 0)), batch: BATCH, hungry: this.hungry(),
       order: o.order, maxPagesPerHost: o.maxPagesPerHost, maxPages: o.maxPages, wantPermits, returnedPermits: owed,
       reapDelayMs: o.reapDelayMs, admits, ends, renew, more, fresh: this.local.size === 0, all, since: back.length > 0 ? Math.min(since, now) : since,
       back: back.map((host) => ({ host, delayMs: Math.max(0, this.held.get(host)!.nextAllowed - now) })),
