@@ -125,11 +125,6 @@ export class ShardedSync {
     return this.waiting.reduce((n, w) => n + w.ends.length, 0);
   }
 
-  /** Hosts given back and not yet sent: Redis still has them leased here. */
-  get backWaiting(): number {
-    return this.waiting.reduce((n, w) => n + w.back.length, 0);
-  }
-
   /**
    * In how many ms a shard is due to be called for what waits (0: now; Infinity: nothing waits),
    * counting what the worker has to tell and has not told yet: `links` and `ends`, the oldest of
@@ -201,7 +196,7 @@ export class ShardedSync {
     const last = shards.includes(this.home) && this.blocksHome() ? [this.home] : [];
     const replies = await this.round(shards.filter((k) => !last.includes(k)), parts, r, true);
     if (last.length > 0) replies.push(...(await this.round(last, parts, r, true)));
-    // Everything goes: the ends that waited for links sent just now go next. the ends that waited for links sent just now go next.
+    // Everything goes: the ends that waited for links sent just now go next.
     for (let left = r.all ? n : 0; left > 0 && this.waiting.some((w) => w.ends.length + w.back.length > 0); left--) {
       const rest = this.waiting.map((w, k) => (w.ends.length + w.back.length > 0 ? k : -1)).filter((k) => k >= 0);
       replies.push(...(await this.round(rest, this.split({ renew: [], more: [], want: 0 }), r, false)));
