@@ -1,0 +1,157 @@
+/**
+ * The part of the sync script (sync-script.ts) that keeps priority levels inside each host's shared
+ * queue: Mercator's front queues, as the local frontier keeps them (frontier/front-queues.ts), in
+ * Redis. It expects the script's locals `P` (the shard's key prefix), `levels` (priority-levels) and
+ * `dfs`, and defines `enqueue`, `takeQueued`, `raise` and `waiting`.
+ *
+ * Keys, after the shard's prefix `t:{TAG}:`:
+ *   q:HOST        LIST  the host's requests of level 1 (with one level, its whole queue), head = next
+ *   qL:HOST       LIST  those of level L, 2 ≤ L ≤ 16
+ *   levels        HASH  host → the selector's credits "c1,c2,…" ('' = all 0): kept from the moment a
+ *                       host has a request above level 1 until it has none of any level left
+ *   v:BUCKET      SET   every URL waiting in a queue (priority-levels > 1): the first 64 bits of the
+ *                       SHA-1 of its URL, 16 naming the set and 48 the member, times 32, plus its level
+ *                       (an integer exact in Lua's doubles, a small set in Redis's 8-byte intset encoding)
+ *   r:HOST        HASH  member less its level → copies of a URL moved up that still wait at lower levels
+ *
+ * A request's level is read from its bytes (request-codec.ts: flag 64, then the level is the last
+ * byte), its URL too (after the 9-byte head, its u32 length first), so the queues hold the codec's
+ * bytes as they are. A URL found again that rose (`raise`) is queued once more at its new level and
+ * its older copy, left where it is (a list has no cheap removal from its middle), is dropped when
+ * taken: the index tells them apart.
+ */
+export const LEVEL_QUEUES_LUA = String.raw`
+local LEVELS = P .. 'levels'
+
+local function queueOf(host, level)
+  if level == 1 then return P .. 'q:' .. host end
+  return P .. 'q' .. level .. ':' .. host
+end
+
+-- The level a request's bytes carry, within 1 … levels (the local frontier's clamp).
+local function levelOf(req)
+  if levels == 1 then return 1 end
+  local level = 1
+  if string.byte(req, 5) % 128 >= 64 then level = string.byte(req, -1) end
+  return math.min(levels, math.max(1, level))
+end
+
+-- The index set of a request's URL and its member at level 0.
+local function indexOf(req)
+  local b1, b2, b3, b4 = string.byte(req, 6, 9)
+  local h = redis.sha1hex(string.sub(req, 10, 9 + b1 + b2 * 256 + b3 * 65536 + b4 * 16777216))
+  return P .. 'v:' .. string.sub(h, 1, 4), tonumber(string.sub(h, 5, 16), 16) * 32
+end
+local function member(base, level) return string.format('%.0f', base + level) end
+
+-- The credits a host's selector holds, and how many levels it spans (nil: only level 1 ever waited).
+local function creditsOf(host)
+  local saved = redis.call('HGET', LEVELS, host)
+  if not saved then return nil, 1 end
+  local credit = {}
+  for c in string.gmatch(saved, '[^,]+') do credit[#credit + 1] = tonumber(c) end
+  local k = math.max(levels, #credit)
+  for l = #credit + 1, k do credit[l] = 0 end
+  return credit, k
+end
+
+-- Requests waiting in a host's queues, of every level.
+local function waiting(host)
+  local n = redis.call('LLEN', queueOf(host, 1))
+  local credit, k = creditsOf(host)
+  for l = 2, k do n = n + redis.call('LLEN', queueOf(host, l)) end
+  return n
+end
+
+-- Queues a request at its level: at the tail breadth-first, at the head depth-first or when 'head'
+-- (given back, in its old place).
+local function enqueue(host, req, head)
+  local level = levelOf(req)
+  local q = queueOf(host, level)
+  if head or dfs then redis.call('LPUSH', q, req) else redis.call('RPUSH', q, req) end
+  if level > 1 then redis.call('HSETNX', LEVELS, host, '') end
+  if levels > 1 then
+    local set, base = indexOf(req)
+    redis.call('SADD', set, member(base, level))
+  end
+end
+
+-- A URL found again whose level rose: queued at its new level if it waits in a lower one (1), else
+-- nothing (0: taken already, or as high).
+local function raise(host, req)
+  local level = levelOf(req)
+  local set, base = indexOf(req)
+  for from = level - 1, 1, -1 do
+    if redis.call('SREM', set, member(base, from)) == 1 then
+      redis.call('HINCRBY', P .. 'r:' .. host, member(base, 0), 1)
+      enqueue(host, req)
+      return 1
+    end
+  end
+  return 0
+end
+
+-- Whether a request just taken from level 'level' is to go: false for the copy of a URL moved up since.
+local function current(host, req, level, raisedBefore)
+  if levels == 1 then return true end
+  local set, base = indexOf(req)
+  if redis.call('SREM', set, member(base, level)) == 1 or not raisedBefore then return true end
+  local raised, key = P .. 'r:' .. host, member(base, 0)
+  local stale = tonumber(redis.call('HGET', raised, key) or '0')
+  if stale == 0 then return true end
+  if stale == 1 then redis.call('HDEL', raised, key) else redis.call('HINCRBY', raised, key, -1) end
+  return false
+end
+
+-- Takes up to 'want' requests of a host, best level first: the levels picked one request at a time
+-- by the local frontier's selector (front-queues.ts), a smooth weighted round robin over the levels
+-- that hold requests, level L weighing 2^(L-1), ties to the higher level, an emptied level's credit
+-- reset, so that the lowest level is never starved. Returns them and how many are left.
+local function takeQueued(host, want)
+  local credit, k = creditsOf(host)
+  local reqs = {}
+  if not credit then
+    for _, req in ipairs(redis.call('LPOP', queueOf(host, 1), want) or {}) do
+      if current(host, req, 1, false) then reqs[#reqs + 1] = req end
+    end
+    return reqs, redis.call('LLEN', queueOf(host, 1))
+  end
+  local size, count, picks = {}, {}, {}
+  for l = 1, k do
+    size[l] = redis.call('LLEN', queueOf(host, l))
+    count[l] = 0
+  end
+  for j = 1, want do
+    local best, bestCredit, total = 0, 0, 0
+    for l = k, 1, -1 do
+      if size[l] > 0 then
+        local w = 2 ^ (l - 1)
+        total = total + w
+        if best == 0 or credit[l] + w > bestCredit then best, bestCredit = l, credit[l] + w end
+      end
+    end
+    if best == 0 then break end
+    for l = 1, k do if size[l] > 0 then credit[l] = credit[l] + 2 ^ (l - 1) end end
+    credit[best] = credit[best] - total
+    size[best] = size[best] - 1
+    if size[best] == 0 then credit[best] = 0 end
+    count[best] = count[best] + 1
+    picks[j] = best
+  end
+  local popped, at = {}, {}
+  for l = 1, k do
+    if count[l] > 0 then popped[l] = redis.call('LPOP', queueOf(host, l), count[l]) end
+    at[l] = 1
+  end
+  local left = 0
+  for l = 1, k do left = left + size[l] end
+  for _, l in ipairs(picks) do
+    local req = popped[l][at[l]]
+    at[l] = at[l] + 1
+    if current(host, req, l, true) then reqs[#reqs + 1] = req end
+  end
+  if left == 0 then redis.call('HDEL', LEVELS, host)
+  else redis.call('HSET', LEVELS, host, table.concat(credit, ',')) end
+  return reqs, left
+end
+`;
