@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crawlShards } from '../src/distributed/crawl-shards.js';
+import { queuedRequest, type SeenKey } from '../src/distributed/level-queues-script.js';
 import { ShardedSync, type CrawlSync } from '../src/distributed/sharded-sync.js';
 import type { Admit } from '../src/distributed/sync-script.js';
 import { ObjectQueue } from '../src/frontier/back-queue.js';
@@ -28,14 +29,13 @@ const request = (k: number, level: number, depth = 2): CrawlRequest => {
   const url = `http://${HOST}/${k}`;
   return { url, host: HOST, depth, originalUrl: url, redirects: 0, attempt: 0, level };
 };
-const bytes = (req: CrawlRequest): Buffer => {
-  const buf = Buffer.alloc(crawlRequestCodec.maxSize(req));
-  return buf.subarray(0, crawlRequestCodec.encode(req, buf, 0));
+const keyOf = (url: string): SeenKey => {
+  const [hi, lo] = fingerprintOf(url);
+  return { bucket: hi >>> 16, member: (hi & 0xffff) * 2 ** 32 + lo };
 };
-const admit = (req: CrawlRequest): Admit => {
-  const [hi, lo] = fingerprintOf(req.url);
-  return { bucket: hi >>> 16, member: String((hi & 0xffff) * 2 ** 32 + lo), host: req.host, blob: bytes(req) };
-};
+/** A request as a worker queues it with priority levels. */
+const bytes = (req: CrawlRequest): Buffer => queuedRequest(req, keyOf(req.url));
+const admit = (req: CrawlRequest): Admit => ({ ...keyOf(req.url), member: String(keyOf(req.url).member), host: req.host, blob: bytes(req) });
 const read = (blob: Buffer): CrawlRequest => crawlRequestCodec.decode(blob, 0, blob.length, HOST);
 
 /** One worker's syncs with the script, on a connection of its own. */

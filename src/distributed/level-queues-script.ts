@@ -1,3 +1,6 @@
+import { crawlRequestCodec } from '../frontier/request-codec.js';
+import type { CrawlRequest } from '../model/crawl-request.js';
+
 /**
  * The part of the sync script (sync-script.ts) that keeps priority levels inside each host's shared
  * queue: Mercator's front queues, as the local frontier keeps them (frontier/front-queues.ts), in
@@ -9,16 +12,19 @@
  *   qL:HOST       LIST  those of level L, 2 ≤ L ≤ 16
  *   levels        HASH  host → the selector's credits "c1,c2,…" ('' = all 0): kept from the moment a
  *                       host has a request above level 1 until it has none of any level left
- *   v:BUCKET      SET   every URL waiting in a queue (priority-levels > 1): the first 64 bits of the
- *                       SHA-1 of its URL, 16 naming the set and 48 the member, times 32, plus its level
- *                       (an integer exact in Lua's doubles, a small set in Redis's 8-byte intset encoding)
+ *   v:BUCKET      SET   every URL waiting in a queue (priority-levels > 1), by its seen-set
+ *                       fingerprint: 16 bits name the set (as for the seen-set's s:BUCKET), the other
+ *                       48 times 32 plus its level are the member (an integer exact in Lua's doubles,
+ *                       a small set in Redis's 8-byte intset encoding)
  *   r:HOST        HASH  member less its level → copies of a URL moved up that still wait at lower levels
  *
- * A request's level is read from its bytes (request-codec.ts: flag 64, then the level is the last
- * byte), its URL too (after the 9-byte head, its u32 length first), so the queues hold the codec's
- * bytes as they are. A URL found again that rose (`raise`) is queued once more at its new level and
- * its older copy, left where it is (a list has no cheap removal from its middle), is dropped when
- * taken: the index tells them apart.
+ * With priority-levels > 1 a queued request is the codec's bytes (request-codec.ts) followed by its
+ * URL's seen-set fingerprint, 8 bytes (bucket u16, member u48, big-endian; the codec reads past them),
+ * so that a request taken from its queue can be found in the index; bytes without them (queued with
+ * one level, or by an older version) are simply not in it. The script walks the codec's fields for
+ * the level (flag 64: the byte after its lastmod) and the fingerprint after it. A URL found again that
+ * rose (`raise`) is queued once more at its new level and its older copy, left where it is (a list
+ * has no cheap removal from its middle), is dropped when taken: the index tells them apart.
  */
 export const LEVEL_QUEUES_LUA = String.raw`
 local LEVELS = P .. 'levels'
@@ -28,19 +34,30 @@ local function queueOf(host, level)
   return P .. 'q' .. level .. ':' .. host
 end
 
--- The level a request's bytes carry, within 1 … levels (the local frontier's clamp).
-local function levelOf(req)
-  if levels == 1 then return 1 end
-  local level = 1
-  if string.byte(req, 5) % 128 >= 64 then level = string.byte(req, -1) end
-  return math.min(levels, math.max(1, level))
+-- A little-endian u32 of the request's bytes at 'at'.
+local function u32(req, at)
+  local b1, b2, b3, b4 = string.byte(req, at, at + 3)
+  return b1 + b2 * 256 + b3 * 65536 + b4 * 16777216
 end
 
--- The index set of a request's URL and its member at level 0.
-local function indexOf(req)
-  local b1, b2, b3, b4 = string.byte(req, 6, 9)
-  local h = redis.sha1hex(string.sub(req, 10, 9 + b1 + b2 * 256 + b3 * 65536 + b4 * 16777216))
-  return P .. 'v:' .. string.sub(h, 1, 4), tonumber(string.sub(h, 5, 16), 16) * 32
+-- What a queued request's bytes say: its level within 1 … levels (the local frontier's clamp), then
+-- its index set and member at level 0 (nil: no fingerprint follows the codec's bytes).
+local function entryOf(req)
+  if levels == 1 then return 1, nil, nil end
+  local flags = string.byte(req, 5)
+  local at = 10 + u32(req, 6)
+  local original = u32(req, at)
+  at = at + 4
+  if original ~= 4294967295 then at = at + original end
+  if flags % 64 >= 32 then at = at + 1 + string.byte(req, at) end
+  local level = 1
+  if flags % 128 >= 64 then
+    level = math.min(levels, math.max(1, string.byte(req, at)))
+    at = at + 1
+  end
+  if #req ~= at + 7 then return level, nil, nil end
+  local k1, k2, m1, m2, m3, m4, m5, m6 = string.byte(req, at, at + 7)
+  return level, P .. 'v:' .. (k1 * 256 + k2), (((((m1 * 256 + m2) * 256 + m3) * 256 + m4) * 256 + m5) * 256 + m6) * 32
 end
 local function member(base, level) return string.format('%.0f', base + level) end
 
@@ -66,21 +83,18 @@ end
 -- Queues a request at its level: at the tail breadth-first, at the head depth-first or when 'head'
 -- (given back, in its old place).
 local function enqueue(host, req, head)
-  local level = levelOf(req)
+  local level, set, base = entryOf(req)
   local q = queueOf(host, level)
   if head or dfs then redis.call('LPUSH', q, req) else redis.call('RPUSH', q, req) end
   if level > 1 then redis.call('HSETNX', LEVELS, host, '') end
-  if levels > 1 then
-    local set, base = indexOf(req)
-    redis.call('SADD', set, member(base, level))
-  end
+  if set then redis.call('SADD', set, member(base, level)) end
 end
 
 -- A URL found again whose level rose: queued at its new level if it waits in a lower one (1), else
 -- nothing (0: taken already, or as high).
 local function raise(host, req)
-  local level = levelOf(req)
-  local set, base = indexOf(req)
+  local level, set, base = entryOf(req)
+  if not set then return 0 end
   for from = level - 1, 1, -1 do
     if redis.call('SREM', set, member(base, from)) == 1 then
       redis.call('HINCRBY', P .. 'r:' .. host, member(base, 0), 1)
@@ -93,9 +107,8 @@ end
 
 -- Whether a request just taken from level 'level' is to go: false for the copy of a URL moved up since.
 local function current(host, req, level, raisedBefore)
-  if levels == 1 then return true end
-  local set, base = indexOf(req)
-  if redis.call('SREM', set, member(base, level)) == 1 or not raisedBefore then return true end
+  local _, set, base = entryOf(req)
+  if not set or redis.call('SREM', set, member(base, level)) == 1 or not raisedBefore then return true end
   local raised, key = P .. 'r:' .. host, member(base, 0)
   local stale = tonumber(redis.call('HGET', raised, key) or '0')
   if stale == 0 then return true end
@@ -111,9 +124,9 @@ local function takeQueued(host, want)
   local credit, k = creditsOf(host)
   local reqs = {}
   if not credit then
-    for _, req in ipairs(redis.call('LPOP', queueOf(host, 1), want) or {}) do
-      if current(host, req, 1, false) then reqs[#reqs + 1] = req end
-    end
+    -- Only level 1 ever waited here: no copy can be stale.
+    reqs = redis.call('LPOP', queueOf(host, 1), want) or {}
+    if levels > 1 then for _, req in ipairs(reqs) do current(host, req, 1, false) end end
     return reqs, redis.call('LLEN', queueOf(host, 1))
   end
   local size, count, picks = {}, {}, {}
@@ -155,3 +168,30 @@ local function takeQueued(host, want)
   return reqs, left
 end
 `;
+
+/** Where a URL is in the shared seen-set: its bucket (16 bits) and its member there (48). */
+export interface SeenKey {
+  readonly bucket: number;
+  readonly member: number;
+}
+
+/** The bytes of a URL's fingerprint after a queued request's: bucket u16, member u48. */
+const FINGERPRINT_BYTES = 8;
+
+/**
+ * A request as the shared queues hold it: the codec's bytes, followed with priority levels (`key`
+ * given) by its URL's fingerprint, by which the script finds it when it is found again.
+ *
+ * @example
+ * queuedRequest(req, { bucket: 0x1234, member: 42 }).length //=> the codec's length + 8
+ */
+export function queuedRequest(req: CrawlRequest, key?: SeenKey): Buffer {
+  const buf = Buffer.allocUnsafe(crawlRequestCodec.maxSize(req) + (key ? FINGERPRINT_BYTES : 0));
+  let end = crawlRequestCodec.encode(req, buf, 0);
+  if (key) {
+    buf.writeUInt16BE(key.bucket, end);
+    buf.writeUIntBE(key.member, end + 2, 6);
+    end += FINGERPRINT_BYTES;
+  }
+  return buf.subarray(0, end);
+}

@@ -6,6 +6,7 @@ import { fingerprintOf } from '../frontier/seen-set.js';
 import type { FrontierRedis } from './connect-frontier.js';
 import type { CrawlShards } from './crawl-shards.js';
 import { ShardedSync } from './sharded-sync.js';
+import { queuedRequest, type SeenKey } from './level-queues-script.js';
 import type { Admit, SyncReply } from './sync-script.js';
 
 export interface SharedFrontierOptions {
@@ -122,6 +123,8 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
   private startBefore = 0;
   private renewedAt = -Infinity;
   private readonly redisSync: ShardedSync;
+  /** More than one priority level: queued requests carry their URL's fingerprint, for a URL found again to move up. */
+  private readonly levels: boolean;
   /** Syncs and hosts leased so far (logged when the worker ends; the benchmarks report them). */
   syncs = 0;
   leases = 0;
@@ -133,6 +136,7 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
 
   constructor(private readonly opts: SharedFrontierOptions) {
     this.redisSync = new ShardedSync(opts.redis, opts.shards);
+    this.levels = (opts.levels ?? 1) > 1;
     const politeness: DelayPolicy = {
       delayMs: (host) => {
         const ms = opts.politeness.delayMs(host);
@@ -177,10 +181,8 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
       this.raise(req);
       return true;
     }
-    const [hi, lo] = fingerprintOf(this.opts.canonical(req.url));
-    const blob = encode(req);
-    // 16 bits name the bucket, 48 stay in it: an integer exact in Lua's doubles and in Redis's intsets.
-    this.outbox.push({ bucket: hi >>> 16, member: String((hi & 0xffff) * 2 ** 32 + lo), host: req.host, blob });
+    const key = this.seenKey(req.url);
+    this.outbox.push({ bucket: key.bucket, member: String(key.member), host: req.host, blob: queuedRequest(req, this.levels ? key : undefined) });
     const h = this.held.get(req.host);
     if (h) h.remaining = Math.max(h.remaining, 1);
     this.plan();
@@ -291,7 +293,7 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
     const level = req.level ?? 1;
     const at = this.waiting.get(req.url);
     if (at === undefined) {
-      this.raises.push({ host: req.host, blob: encode({ ...req, again: false }) });
+      this.raises.push({ host: req.host, blob: queuedRequest({ ...req, again: false }, this.seenKey(req.url)) });
       this.plan();
       return;
     }
@@ -299,6 +301,12 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
     this.waiting.set(req.url, level);
     this.raised.set(req.url, { level, stale: (this.raised.get(req.url)?.stale ?? 0) + 1 });
     this.local.push(req);
+  }
+
+  /** The URL's seen-set fingerprint: 16 bits name its bucket, 48 stay in it (an integer exact in Lua's doubles and in Redis's intsets). */
+  private seenKey(url: string): SeenKey {
+    const [hi, lo] = fingerprintOf(this.opts.canonical(url));
+    return { bucket: hi >>> 16, member: (hi & 0xffff) * 2 ** 32 + lo };
   }
 
   private waitsForPermit(): boolean {
@@ -445,10 +453,4 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
     // What Redis counts as open and is not held here: queued, or leased by other workers.
     this.others = Math.max(0, reply.open - this.local.size - this.active - this.ends.length);
   }
-}
-
-/** A request as the shared queues hold it: the in-process back queue's bytes. */
-function encode(req: CrawlRequest): Buffer {
-  const buf = Buffer.allocUnsafe(crawlRequestCodec.maxSize(req));
-  return buf.subarray(0, crawlRequestCodec.encode(req, buf, 0));
 }
