@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crawlShards } from '../src/distributed/crawl-shards.js';
-import { queuedRequest, type SeenKey } from '../src/distributed/level-queues-script.js';
+import { indexMember, queuedRequest, type SeenKey } from '../src/distributed/level-queues-script.js';
 import { ShardedSync, type CrawlSync } from '../src/distributed/sharded-sync.js';
 import type { Admit } from '../src/distributed/sync-script.js';
 import { ObjectQueue } from '../src/frontier/back-queue.js';
@@ -35,7 +35,10 @@ const keyOf = (url: string): SeenKey => {
 };
 /** A request as a worker queues it with priority levels. */
 const bytes = (req: CrawlRequest): Buffer => queuedRequest(req, keyOf(req.url));
-const admit = (req: CrawlRequest): Admit => ({ ...keyOf(req.url), member: String(keyOf(req.url).member), host: req.host, blob: bytes(req) });
+const admit = (req: CrawlRequest): Admit => {
+  const key = keyOf(req.url);
+  return { bucket: key.bucket, member: String(key.member), host: req.host, blob: bytes(req), index: indexMember(key, req.level ?? 1) };
+};
 const read = (blob: Buffer): CrawlRequest => crawlRequestCodec.decode(blob, 0, blob.length, HOST);
 
 /** One worker's syncs with the script, on a connection of its own. */

@@ -5,7 +5,7 @@ import type { CrawlRequest } from '../model/crawl-request.js';
  * The part of the sync script (sync-script.ts) that keeps priority levels inside each host's shared
  * queue: Mercator's front queues, as the local frontier keeps them (frontier/front-queues.ts), in
  * Redis. It expects the script's locals `P` (the shard's key prefix), `levels` (priority-levels) and
- * `dfs`, and defines `enqueue`, `takeQueued`, `raise` and `waiting`.
+ * `dfs`, and defines `admit`, `enqueue`, `takeQueued`, `raise` and `waiting`.
  *
  * Keys, after the shard's prefix `t:{TAG}:`:
  *   q:HOST        LIST  the host's requests of level 1 (with one level, its whole queue), head = next
@@ -21,8 +21,9 @@ import type { CrawlRequest } from '../model/crawl-request.js';
  * With priority-levels > 1 a queued request is the codec's bytes (request-codec.ts) followed by its
  * URL's seen-set fingerprint, 8 bytes (bucket u16, member u48, big-endian; the codec reads past them),
  * so that a request taken from its queue can be found in the index; bytes without them (queued with
- * one level, or by an older version) are simply not in it. The script walks the codec's fields for
- * the level (flag 64: the byte after its lastmod) and the fingerprint after it. A URL found again that
+ * one level, or by an older version) are simply not in it. A link admitted comes with its level and
+ * index member; a request given back or moved up has its level read by walking the codec's fields
+ * (flag 64: the byte after its lastmod), which also tells whether a fingerprint follows. A URL found again that
  * rose (`raise`) is queued once more at its new level and its older copy, left where it is (a list
  * has no cheap removal from its middle), is dropped when taken: the index tells them apart.
  */
@@ -40,10 +41,18 @@ local function u32(req, at)
   return b1 + b2 * 256 + b3 * 65536 + b4 * 16777216
 end
 
--- What a queued request's bytes say: its level within 1 … levels (the local frontier's clamp), then
--- its index set and member at level 0 (nil: no fingerprint follows the codec's bytes).
+-- The index set and member at level 0 of the fingerprint that ends a request's bytes. Bytes without
+-- one give a member that is in no set (as unlikely as two URLs of one fingerprint).
+local function tailOf(req)
+  local k1, k2, m1, m2, m3, m4, m5, m6 = string.byte(req, -8, -1)
+  return P .. 'v:' .. (k1 * 256 + k2), (((((m1 * 256 + m2) * 256 + m3) * 256 + m4) * 256 + m5) * 256 + m6) * 32
+end
+local function member(base, level) return string.format('%.0f', base + level) end
+
+-- What a request's bytes say, walking the codec's fields: its level within 1 … levels (the local
+-- frontier's clamp), and whether its URL's fingerprint follows them.
 local function entryOf(req)
-  if levels == 1 then return 1, nil, nil end
+  if levels == 1 then return 1, false end
   local flags = string.byte(req, 5)
   local at = 10 + u32(req, 6)
   local original = u32(req, at)
@@ -55,11 +64,8 @@ local function entryOf(req)
     level = math.min(levels, math.max(1, string.byte(req, at)))
     at = at + 1
   end
-  if #req ~= at + 7 then return level, nil, nil end
-  local k1, k2, m1, m2, m3, m4, m5, m6 = string.byte(req, at, at + 7)
-  return level, P .. 'v:' .. (k1 * 256 + k2), (((((m1 * 256 + m2) * 256 + m3) * 256 + m4) * 256 + m5) * 256 + m6) * 32
+  return level, #req == at + 7
 end
-local function member(base, level) return string.format('%.0f', base + level) end
 
 -- The credits a host's selector holds, and how many levels it spans (nil: only level 1 ever waited).
 local function creditsOf(host)
@@ -80,21 +86,36 @@ local function waiting(host)
   return n
 end
 
--- Queues a request at its level: at the tail breadth-first, at the head depth-first or when 'head'
--- (given back, in its old place).
-local function enqueue(host, req, head)
-  local level, set, base = entryOf(req)
+-- Queues a request at 'level' (indexed as 'index' unless nil): at the tail breadth-first, at the head
+-- depth-first or when 'head' (given back, in its old place).
+local function enqueueAt(host, req, level, set, index, head)
   local q = queueOf(host, level)
   if head or dfs then redis.call('LPUSH', q, req) else redis.call('RPUSH', q, req) end
   if level > 1 then redis.call('HSETNX', LEVELS, host, '') end
-  if set then redis.call('SADD', set, member(base, level)) end
+  if index then redis.call('SADD', set, index) end
+end
+
+-- Queues a request at the level its bytes say.
+local function enqueue(host, req, head)
+  local level, indexed = entryOf(req)
+  if not indexed then return enqueueAt(host, req, level, nil, nil, head) end
+  local set, base = tailOf(req)
+  enqueueAt(host, req, level, set, member(base, level), head)
+end
+
+-- A link admitted: 'index' (with priority levels) is its fingerprint's member, times 32, plus its level.
+local function admit(host, req, bucket, index)
+  if levels == 1 then return enqueueAt(host, req, 1) end
+  if not index or index == '' then return enqueue(host, req) end
+  enqueueAt(host, req, tonumber(index) % 32, P .. 'v:' .. bucket, index)
 end
 
 -- A URL found again whose level rose: queued at its new level if it waits in a lower one (1), else
 -- nothing (0: taken already, or as high).
 local function raise(host, req)
-  local level, set, base = entryOf(req)
-  if not set then return 0 end
+  local level, indexed = entryOf(req)
+  if not indexed then return 0 end
+  local set, base = tailOf(req)
   for from = level - 1, 1, -1 do
     if redis.call('SREM', set, member(base, from)) == 1 then
       redis.call('HINCRBY', P .. 'r:' .. host, member(base, 0), 1)
@@ -107,8 +128,8 @@ end
 
 -- Whether a request just taken from level 'level' is to go: false for the copy of a URL moved up since.
 local function current(host, req, level, raisedBefore)
-  local _, set, base = entryOf(req)
-  if not set or redis.call('SREM', set, member(base, level)) == 1 or not raisedBefore then return true end
+  local set, base = tailOf(req)
+  if redis.call('SREM', set, member(base, level)) == 1 or not raisedBefore then return true end
   local raised, key = P .. 'r:' .. host, member(base, 0)
   local stale = tonumber(redis.call('HGET', raised, key) or '0')
   if stale == 0 then return true end
@@ -194,4 +215,9 @@ export function queuedRequest(req: CrawlRequest, key?: SeenKey): Buffer {
     end += FINGERPRINT_BYTES;
   }
   return buf.subarray(0, end);
+}
+
+/** The member of a URL waiting at `level` in its level queue's index: its fingerprint's member × 32 + the level. */
+export function indexMember(key: SeenKey, level: number): string {
+  return String(key.member * 32 + level);
 }

@@ -1,12 +1,13 @@
 import type { CrawlRequest } from '../model/crawl-request.js';
 import type { RequestEnd } from '../model/request-end.js';
 import { hostFrontier, type DelayPolicy, type Frontier } from '../frontier/host-frontier.js';
+import { FrontQueues } from '../frontier/front-queues.js';
 import { crawlRequestCodec } from '../frontier/request-codec.js';
 import { fingerprintOf } from '../frontier/seen-set.js';
 import type { FrontierRedis } from './connect-frontier.js';
 import type { CrawlShards } from './crawl-shards.js';
 import { ShardedSync } from './sharded-sync.js';
-import { queuedRequest, type SeenKey } from './level-queues-script.js';
+import { indexMember, queuedRequest, type SeenKey } from './level-queues-script.js';
 import type { Admit, SyncReply } from './sync-script.js';
 
 export interface SharedFrontierOptions {
@@ -123,8 +124,8 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
   private startBefore = 0;
   private renewedAt = -Infinity;
   private readonly redisSync: ShardedSync;
-  /** More than one priority level: queued requests carry their URL's fingerprint, for a URL found again to move up. */
-  private readonly levels: boolean;
+  /** priority-levels: with more than one, queued requests carry their URL's fingerprint, for a URL found again to move up. */
+  private readonly levels: number;
   /** Syncs and hosts leased so far (logged when the worker ends; the benchmarks report them). */
   syncs = 0;
   leases = 0;
@@ -136,7 +137,7 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
 
   constructor(private readonly opts: SharedFrontierOptions) {
     this.redisSync = new ShardedSync(opts.redis, opts.shards);
-    this.levels = (opts.levels ?? 1) > 1;
+    this.levels = opts.levels ?? 1;
     const politeness: DelayPolicy = {
       delayMs: (host) => {
         const ms = opts.politeness.delayMs(host);
@@ -146,7 +147,7 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
       },
     };
     this.local = hostFrontier<CrawlRequest>({
-      order: opts.order, maxPerHost: opts.maxPerHost, politeness, levels: opts.levels ?? 1, levelOf: (req) => req.level ?? 1,
+      order: opts.order, maxPerHost: opts.maxPerHost, politeness, levels: this.levels, levelOf: (req) => req.level ?? 1,
       skip: (req) => {
         const r = this.raised.get(req.url);
         if (r === undefined || (req.level ?? 1) >= r.level) return false;
@@ -182,7 +183,9 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
       return true;
     }
     const key = this.seenKey(req.url);
-    this.outbox.push({ bucket: key.bucket, member: String(key.member), host: req.host, blob: queuedRequest(req, this.levels ? key : undefined) });
+    const admit = { bucket: key.bucket, member: String(key.member), host: req.host };
+    if (this.levels === 1) this.outbox.push({ ...admit, blob: queuedRequest(req) });
+    else this.outbox.push({ ...admit, blob: queuedRequest(req, key), index: indexMember(key, FrontQueues.levelIndex(this.levels, req.level ?? 1) + 1) });
     const h = this.held.get(req.host);
     if (h) h.remaining = Math.max(h.remaining, 1);
     this.plan();
@@ -391,7 +394,7 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
     const request = {
       worker: o.worker, ttlMs: o.leaseMs, want: last ? 0 : Math.max(0, o.requestsInFlight * HOSTS_PER_THREAD - this.held.size), batch: BATCH,
       order: o.order, maxPagesPerHost: o.maxPagesPerHost, maxPages: o.maxPages, wantPermits, returnedPermits: owed,
-      reapDelayMs: o.reapDelayMs, levels: o.levels ?? 1, admits, raises, ends, renew, more, fresh: this.local.size === 0,
+      reapDelayMs: o.reapDelayMs, levels: this.levels, admits, raises, ends, renew, more, fresh: this.local.size === 0,
       back: back.map((host) => ({ host, delayMs: Math.max(0, this.held.get(host)!.nextAllowed - now) })),
     };
     for (const host of back) this.held.delete(host);

@@ -21,7 +21,7 @@ import { LEVEL_QUEUES_LUA } from './level-queues-script.js';
  * it restarted), maxPages (max-page-number, 0 = none), permits wanted, permits returned, reapDelayMs
  * (how long a host taken back from a silent worker rests first: its last request's end is unknown),
  * levels (priority-levels), then six counted groups:
- *   admits  n × (bucket, member, host, request)
+ *   admits  n × (bucket, member, host, request[, index])   index with levels > 1: member × 32 + level
  *   ends    n × (host, request, kind)          kind d = a document, x = any other end
  *   renew   n × host                           hosts the worker holds and still works
  *   back    n × (host, delayMs)                hosts it gives back, free again after delayMs
@@ -85,12 +85,14 @@ for _, host in ipairs(redis.call('ZRANGEBYSCORE', LEASE, '-inf', now)) do giveBa
 
 local i = 14
 local admitted, ended, documents = 0, 0, 0
+local width = 4
+if levels > 1 then width = 5 end
 for _ = 1, tonumber(ARGV[i]) do
-  local bucket, member, host, req = ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4]
-  i = i + 4
+  local bucket, member, host, req, index = ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], ARGV[i + 5]
+  i = i + width
   if redis.call('SADD', P .. 's:' .. bucket, member) == 1
     and (maxHost <= 0 or redis.call('HINCRBY', HC, host, 1) <= maxHost) then
-    enqueue(host, req)
+    admit(host, req, bucket, index)
     admitted = admitted + 1
     if redis.call('HEXISTS', OWNER, host) == 0 then
       redis.call('ZADD', READY, 'NX', tonumber(redis.call('HGET', NEXT, host) or '0'), host)
@@ -207,6 +209,8 @@ export interface Admit {
   readonly member: string;
   readonly host: string;
   readonly blob: Buffer;
+  /** With priority levels: its level queue's index member, the fingerprint's member × 32 + its level (level-queues-script.ts). */
+  readonly index?: string;
 }
 
 /** Everything one sync tells and asks (the ARGV above, typed). */
@@ -253,7 +257,8 @@ export function syncArgs(prefix: string, r: SyncRequest): (string | number | Buf
   const args: (string | number | Buffer)[] = SYNC_KEYS.map((k) => prefix + k);
   args.push(prefix, r.worker, r.ttlMs, r.want, r.batch, r.order, r.maxPagesPerHost, r.reclaim ? 1 : 0, r.maxPages, r.wantPermits, r.returnedPermits, r.reapDelayMs, r.levels);
   args.push(r.admits.length);
-  for (const a of r.admits) args.push(a.bucket, a.member, a.host, a.blob);
+  if (r.levels > 1) for (const a of r.admits) args.push(a.bucket, a.member, a.host, a.blob, a.index ?? '');
+  else for (const a of r.admits) args.push(a.bucket, a.member, a.host, a.blob);
   args.push(r.ends.length);
   for (const e of r.ends) args.push(e.host, e.blob, e.kind);
   args.push(r.renew.length, ...r.renew);
