@@ -81,7 +81,7 @@ end
 -- Requests waiting in a host's queues, of every level.
 local function waiting(host)
   local n = redis.call('LLEN', queueOf(host, 1))
-  local credit, k = creditsOf(host)
+  local _, k = creditsOf(host)
   for l = 2, k do n = n + redis.call('LLEN', queueOf(host, l)) end
   return n
 end
@@ -110,20 +110,18 @@ local function admit(host, req, bucket, index)
   enqueueAt(host, req, tonumber(index) % 32, P .. 'v:' .. bucket, index)
 end
 
--- A URL found again whose level rose: queued at its new level if it waits in a lower one (1), else
--- nothing (0: taken already, or as high).
+-- A URL found again whose level rose: queued at its new level if it waits in a lower one; nothing if
+-- it is taken already, or waits as high.
 local function raise(host, req)
   local level, indexed = entryOf(req)
-  if not indexed then return 0 end
+  if not indexed then return end
   local set, base = tailOf(req)
   for from = level - 1, 1, -1 do
     if redis.call('SREM', set, member(base, from)) == 1 then
       redis.call('HINCRBY', P .. 'r:' .. host, member(base, 0), 1)
-      enqueue(host, req)
-      return 1
+      return enqueue(host, req)
     end
   end
-  return 0
 end
 
 -- Whether a request just taken from level 'level' is to go: false for the copy of a URL moved up since.
