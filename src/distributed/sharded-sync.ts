@@ -40,11 +40,14 @@ interface SyncCommand {
 
 type End = SyncRequest['ends'][number];
 type Back = SyncRequest['back'][number];
-type Part = Pick<SyncRequest, 'admits' | 'ends' | 'renew' | 'back' | 'more'> & { want: number };
+type Raise = SyncRequest['raises'][number];
+type Part = Pick<SyncRequest, 'admits' | 'ends' | 'renew' | 'back' | 'more' | 'raises'> & { want: number };
 
 /** What waits for a shard's next call. */
 interface Waiting {
   admits: Admit[];
+  /** URLs found again whose level rose: moved up in the shard's queues if they wait there. */
+  raises: Raise[];
   /** Each end with the links queued for every shard before it: they reach Redis first. */
   ends: { end: End; after: number[] }[];
   back: Back[];
@@ -104,7 +107,7 @@ export class ShardedSync {
     this.ready = new Array<number>(n).fill(0);
     this.lookedAt = new Array<number>(n).fill(-Infinity);
     this.reclaimed = new Array<boolean>(n).fill(false);
-    this.waiting = Array.from({ length: n }, (): Waiting => ({ admits: [], ends: [], back: [], since: Infinity }));
+    this.waiting = Array.from({ length: n }, (): Waiting => ({ admits: [], raises: [], ends: [], back: [], since: Infinity }));
     this.queued = new Array<number>(n).fill(0);
     this.admitted = new Array<number>(n).fill(0);
     this.home = shards.homeOf(worker);
@@ -157,10 +160,10 @@ export class ShardedSync {
   }
 
   /**
-   * What of shard `k`'s waiting room may go now: every link; the ends whose links are all admitted
+   * What of shard `k`'s waiting room may go now: every link and raise; the ends whose links are all admitted
    * (those in shard `k` go in the same call, first); the hosts given back whose ends all go.
    */
-  private outgoing(k: number): { admits: Admit[]; ends: End[]; back: Back[]; count: number } {
+  private outgoing(k: number): { admits: Admit[]; raises: Raise[]; ends: End[]; back: Back[]; count: number } {
     const w = this.waiting[k]!;
     const ends: End[] = [];
     const hostsEnding = new Set<string>();
@@ -170,7 +173,7 @@ export class ShardedSync {
     }
     // A host goes back only once the ends of its requests are told: else they would be queued again.
     const back = hostsEnding.size === 0 ? w.back : w.back.filter((b) => !hostsEnding.has(b.host));
-    return { admits: w.admits, ends, back, count: w.admits.length + ends.length + back.length };
+    return { admits: w.admits, raises: w.raises, ends, back, count: w.admits.length + w.raises.length + ends.length + back.length };
   }
 
   async sync(r: CrawlSync): Promise<SyncReply> {
@@ -237,6 +240,7 @@ export class ShardedSync {
       of(a.host).admits.push(a);
       this.queued[this.shards.shardOf(a.host)]!++;
     }
+    for (const u of r.raises) of(u.host).raises.push(u);
     for (const end of r.ends) of(end.host).ends.push({ end, after: this.queued.slice() });
     for (const b of r.back) of(b.host).back.push(b);
   }
@@ -244,7 +248,7 @@ export class ShardedSync {
   /** What the sync asks, by shard; hosts asked for at home first, then where they were ready, the rest in turn. */
   private split(r: Pick<CrawlSync, 'renew' | 'more' | 'want'>): Part[] {
     const n = this.shards.prefixes.length;
-    const parts = Array.from({ length: n }, (): Part => ({ admits: [], ends: [], renew: [], back: [], more: [], want: 0 }));
+    const parts = Array.from({ length: n }, (): Part => ({ admits: [], ends: [], renew: [], back: [], more: [], raises: [], want: 0 }));
     const of = (host: string): Part => parts[this.shards.shardOf(host)]!;
     for (const host of r.renew) (of(host).renew as string[]).push(host);
     for (const host of r.more) (of(host).more as string[]).push(host);
@@ -266,7 +270,7 @@ export class ShardedSync {
   /** Calls `shards` at once, each with everything of its own that may go; what goes is off the waiting room once in. */
   private async round(shards: readonly number[], parts: readonly Part[], r: CrawlSync, first: boolean): Promise<[number, SyncReply][]> {
     const sent = shards.map((k) => this.outgoing(k));
-    const settled = await Promise.allSettled(shards.map((k, i) => this.call(k, { ...parts[k]!, admits: sent[i]!.admits, ends: sent[i]!.ends, back: sent[i]!.back }, r, first)));
+    const settled = await Promise.allSettled(shards.map((k, i) => this.call(k, { ...parts[k]!, admits: sent[i]!.admits, raises: sent[i]!.raises, ends: sent[i]!.ends, back: sent[i]!.back }, r, first)));
     // What reached its shard is off the waiting room; what did not stays (the worker stops on an error).
     shards.forEach((k, i) => {
       if (settled[i]!.status === 'rejected') return;
@@ -274,9 +278,10 @@ export class ShardedSync {
       const s = sent[i]!;
       this.admitted[k]! += s.admits.length;
       w.admits = w.admits.slice(s.admits.length);
+      w.raises = w.raises.slice(s.raises.length);
       w.ends = w.ends.filter(({ end }) => !s.ends.includes(end));
       w.back = w.back.filter((b) => !s.back.includes(b));
-      if (w.admits.length + w.ends.length + w.back.length === 0) w.since = Infinity;
+      if (w.admits.length + w.raises.length + w.ends.length + w.back.length === 0) w.since = Infinity;
     });
     const failed = settled.find((s) => s.status === 'rejected');
     if (failed) throw failed.reason;
