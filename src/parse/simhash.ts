@@ -40,9 +40,6 @@ function referenceEnd(u: Uint16Array, from: number, to: number): number {
   return i;
 }
 
-/** Indices of {@link SimHasher}'s state: shingles voted, words read, the FNV-1a state of the word being read, the last character's {@link FOLD} (0 between words, {@link DIGIT} inside a run of digits), the two words before. */
-const SHINGLES = 0, WORDS = 1, WORD_STATE = 2, LAST = 3, W1 = 4, W2 = 5;
-
 const fmix = (h: number): number => {
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
@@ -123,16 +120,17 @@ export class SimHasher {
 
   /** Byte position p of the hash (0 the lowest) taking value v: counted at p × 256 + v. */
   private readonly bytes = spare ?? new Int32Array(8 * 256);
-  /**
-   * The reading state, at the {@link WORD_STATE}… indices: in a typed array rather than fields, since
-   * the hashes are 32-bit words that V8 keeps as Smis or as doubles, and fields switching between
-   * the two made the optimized {@link text} deoptimize again and again (every few pages in a crawl).
-   */
-  private readonly state = Int32Array.of(0, 0, FNV_OFFSET | 0, 0, 0, 0);
+  private shingles = 0;
+  private words = 0;
+  private word = FNV_OFFSET; // FNV-1a state of the word being read
+  /** The last character's {@link FOLD}: 0 between words, {@link DIGIT} inside a run of digits. */
+  private last = 0;
+  private w1 = 0;
+  private w2 = 0;
 
   /** Whether a word is being read: only then can a tag end one (a caller may skip asking which tag it was). */
   get inWord(): boolean {
-    return this.state[LAST] !== 0;
+    return this.last !== 0;
   }
 
   /**
@@ -143,10 +141,10 @@ export class SimHasher {
    */
   text(s: string, from: number, to: number): void {
     const u = codesOf(s);
-    const bytes = this.bytes, seed = this.seed, st = this.state;
+    const bytes = this.bytes, seed = this.seed;
     // The state lives in locals while the loop runs, and a word's end is handled in the loop
     // itself: V8 keeps them in registers, and the loop's speed does not hang on what it inlines.
-    let word = st[WORD_STATE]!, last = st[LAST]!, w1 = st[W1]!, w2 = st[W2]!, words = st[WORDS]!, shingles = st[SHINGLES]!;
+    let word = this.word, last = this.last, w1 = this.w1, w2 = this.w2, words = this.words, shingles = this.shingles;
     for (let i = from; i < to; i++) {
       const c = u[i]!;
       let f = FOLD[c]!;
@@ -171,43 +169,41 @@ export class SimHasher {
         last = 0;
       }
     }
-    st[WORD_STATE] = word;
-    st[LAST] = last;
-    st[W1] = w1;
-    st[W2] = w2;
-    st[WORDS] = words;
-    st[SHINGLES] = shingles;
+    this.word = word;
+    this.last = last;
+    this.w1 = w1;
+    this.w2 = w2;
+    this.words = words;
+    this.shingles = shingles;
   }
 
   /** Ends the word being read: a block, a line break or a hidden element comes between. */
   boundary(): void {
-    const st = this.state;
-    if (st[LAST] === 0) return;
-    const w = st[WORD_STATE]! >>> 0;
-    if (++st[WORDS]! >= SHINGLE) {
-      vote(this.bytes, this.seed, st[W1]!, st[W2]!, w);
-      st[SHINGLES]!++;
+    if (this.last === 0) return;
+    const w = this.word >>> 0;
+    if (++this.words >= SHINGLE) {
+      vote(this.bytes, this.seed, this.w1, this.w2, w);
+      this.shingles++;
     }
-    st[W1] = st[W2]!;
-    st[W2] = w;
-    st[WORD_STATE] = FNV_OFFSET;
-    st[LAST] = 0;
+    this.w1 = this.w2;
+    this.w2 = w;
+    this.word = FNV_OFFSET;
+    this.last = 0;
   }
 
   /** The hash as 16 lowercase hex digits; the hasher is done with then (its counts go to the next one). */
   digest(): string {
     this.boundary();
-    const st = this.state;
-    if (st[WORDS]! > 0 && st[WORDS]! < SHINGLE) {
-      vote(this.bytes, this.seed, st[W2]!, st[WORDS]! > 1 ? st[W1]! : 0, 0);
-      st[SHINGLES]!++;
+    if (this.words > 0 && this.words < SHINGLE) {
+      vote(this.bytes, this.seed, this.w2, this.words > 1 ? this.w1 : 0, 0);
+      this.shingles++;
     }
     source = undefined; // the page it was may go
     if (buffer.length > KEPT_BYTES) {
       buffer = Buffer.allocUnsafeSlow(0);
       codes = new Uint16Array(0);
     }
-    const half = st[SHINGLES]! / 2;
+    const half = this.shingles / 2;
     let hi = 0, lo = 0;
     for (let p = 0; p < 8; p++) {
       // Bit b's count is the sum over the histogram's upper half of 2^(b+1) values; folding that
