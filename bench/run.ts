@@ -17,7 +17,7 @@
  * is documents / wall seconds of the whole crawler process. Other flags: --threads N, --max-per-host N
  * (a site at that many connections only, instead of 1 and then --threads), --keep (keep
  * the work folder), --json FILE (append the results as JSON lines), --node-args "FLAGS" (for the
- * crawler's node). With --frontier redis, a redis-server of its own (temp dir, AOF on, as the
+ * crawler's node), --set section.key=value (repeatable: a setting added to the conf). With --frontier redis, a redis-server of its own (temp dir, AOF on, as the
  * README says to run it; --frontier cluster: a 3-master Redis Cluster of its own, each node so)
  * serves each run; its command count (INFO commandstats) and CPU (INFO cpu), summed over the
  * nodes, give Redis round trips and Redis CPU per page.
@@ -55,6 +55,8 @@ const maxPageNumber = value('--max-page-number') === undefined ? undefined : Num
 const memoryBudgetMb = value('--memory-budget') === undefined ? undefined : Number(value('--memory-budget'));
 const cpuProfDir = value('--cpu-prof');
 /** Flags for the crawler's node, e.g. `--node-args "--max-semi-space-size=4"`. */
+/** `--set section.key=value`, repeatable: a setting added to the crawler's conf (a feature turned off). */
+const sets = argv.flatMap((a, i) => (a === '--set' && argv[i + 1] !== undefined ? [argv[i + 1]!] : []));
 const extraNodeArgs = value('--node-args')?.split(/\s+/).filter(Boolean) ?? [];
 /** `redis`: a redis-server of its own; `cluster`: a Redis Cluster of 3 masters of its own. */
 const frontierKind = value('--frontier');
@@ -83,7 +85,7 @@ async function measure(label: string, server: ChildServer, settings: CrawlSettin
   const work = await mkdtemp(join(tmpdir(), 'tarantula-bench-'));
   const serverCpu0 = procCpuSeconds(server.child.pid!);
   const nodeArgs = [...extraNodeArgs, ...(cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${resolve(cpuProfDir)}`] : [])];
-  const run = await runCrawler(settings, work, { nodeArgs });
+  const run = await runCrawler({ ...settings, set: sets }, work, { nodeArgs });
   const serverCpu = procCpuSeconds(server.child.pid!) - serverCpu0;
   const s = run.stats;
   const requests = Object.values(s.byStatus).reduce((a, b) => a + b, 0);
