@@ -37,7 +37,7 @@ afterAll(async () => {
   }
 });
 
-const get = (pools: OriginPools, url: string) => fetchDocument(url, { dispatcher: pools, userAgent: 'tarantula/test', maxBodySize: 1 << 20 });
+const get = (pools: OriginPools, url: string) => fetchDocument(url, { dispatcher: pools, userAgent: 'tarantula/test', headerTimeoutMs: 10_000, bodyTimeoutMs: 10_000, maxBodySize: 1 << 20, maxDecodedSize: 1 << 20 });
 
 describe('OriginPools', () => {
   it('keeps the connections of the most recent idle origins open and closes the older ones', async () => {
