@@ -136,13 +136,16 @@ async function crawlHeld(config: CrawlerConfig, log: CrawlLogger, opts: RunCrawl
     throw err;
   }
   // A shared crawl's pending requests are in Redis.
-  if (worker === undefined) ctx.frontier.pushAll(state.pending);
+  // One by one in the order they were admitted, read from the journal: a depth-first crawl resumes with the newest, as it would have gone on.
+  if (worker === undefined) for await (const req of state.pending()) ctx.frontier.push(req);
   const lost = worker?.failure.subscribe((err) => {
     log.error(`lost the Redis frontier at ${withoutPassword(config.frontier)}: ${passwordsHidden(err.message)}; stopping (a rerun once it is back resumes the crawl)`);
     stop.halt(EXIT.cannotRun, 'frontier lost', true);
   });
-  // A mirror or a WARC that can take no more (a full disk) stops the crawl: what they could not take stays pending.
-  void Promise.race(archiving ? [ctx.documents.pool.full, archiving.archive.failed] : [ctx.documents.pool.full]).then((err) => {
+  // A mirror, a WARC or the frontier's spill files that can take no more (a full disk) stop the crawl: what
+  // the mirror or the WARC could not take stays pending, what the frontier could not write stays in memory.
+  const full = [ctx.documents.pool.full, ...(archiving ? [archiving.archive.failed] : []), ...(ctx.frontierFiles ? [ctx.frontierFiles.full] : [])];
+  void Promise.race(full).then((err) => {
     log.error(`${err.message}; stopping (a rerun once there is room resumes the crawl)`);
     stop.halt(EXIT.cannotRun, 'no room', true);
   });
@@ -156,7 +159,7 @@ async function crawlHeld(config: CrawlerConfig, log: CrawlLogger, opts: RunCrawl
       repository: config.repository,
       mode: state.recrawl ? 'recrawl' : 'crawl',
       resumed: state.resumed,
-      ...(state.resumed ? { pending: state.pending.length, documentsBefore: state.documents } : {}),
+      ...(state.resumed ? { pending: state.pendingCount, documentsBefore: state.documents } : {}),
       ...(state.recrawl ? { knownPages: state.known.size } : {}),
       ...(ctx.schedule.adaptive && state.recrawl ? { notDue: index.notDue } : {}),
     },

@@ -25,6 +25,7 @@ const CASES: { readonly [F in keyof CrawlerConfig]: readonly [ConfValue, Crawler
   maxPathRepetition: [scalar('2'), 2, scalar('two'), '"two" is not a number for max-path-repetition'],
   maxLinksPerPage: [scalar('10'), 10, scalar('1 0'), '"1 0" is not a number for max-links-per-page'],
   priorityLevels: [scalar('1'), 1, scalar('17'), 'priority-levels must be at most 16, not 17'],
+  memoryBudgetMb: [scalar('256'), 256, scalar('-1'), 'memory-budget must be at least 0, not -1'],
   nearDuplicateBits: [scalar('0'), 0, scalar('7'), 'near-duplicate-bits must be at most 6, not 7'],
   skipNearDuplicates: [scalar('true'), true, scalar('yes please'), '"yes please" is not true or false for skip-near-duplicates'],
   sitemaps: [scalar('Guess'), 'guess', scalar('sometimes'), '"sometimes" is not true, false or guess for sitemaps'],
@@ -103,7 +104,7 @@ describe('KEYS', () => {
     expect(DEFAULT_CONFIG).toEqual({
       startingPoints: [], inputFiles: [], acceptList: [], rejectList: [], maxPageNumber: 0, scope: 'domain-scope',
       traversal: 'bfs', repository: './repository', timeLimitMs: 0, maxDepth: 20, maxPagesPerHost: 0,
-      maxUrlLength: 2048, maxPathRepetition: 3, maxLinksPerPage: 100_000, priorityLevels: 4, nearDuplicateBits: 4, skipNearDuplicates: false, sitemaps: true, delayFactor: 5, minDelayMs: 3000,
+      maxUrlLength: 2048, maxPathRepetition: 3, maxLinksPerPage: 100_000, priorityLevels: 4, memoryBudgetMb: 64, nearDuplicateBits: 4, skipNearDuplicates: false, sitemaps: true, delayFactor: 5, minDelayMs: 3000,
       maxDelayMs: 30000, maxPerHost: 1, maxCrawlDelayMs: 60_000, robotsTtlMs: 86_400_000, idleHosts: 256, obeyRelNofollow: true,
       userAgent: `tarantula/${VERSION}`, resolve: [], connectTimeoutMs: 10000, headerTimeoutMs: 30000,
       bodyTimeoutMs: 30000, downloadTimeoutMs: 600_000, maxBodySize: 10_485_760, maxDecodedSize: 20_971_520, maxRedirects: 5, maxRetries: 2,

@@ -1,5 +1,5 @@
 import { VERSION } from './version.js';
-import { MAX_NEAR_DUPLICATE_BITS, MAX_PRIORITY_LEVELS, type CrawlerConfig, type IndexFormat, type RecrawlPolicy, type RenderMode, type ScopeMode, type Traversal } from '../model/config.js';
+import { DEFAULT_MEMORY_BUDGET_MB, MAX_NEAR_DUPLICATE_BITS, MAX_PRIORITY_LEVELS, type CrawlerConfig, type IndexFormat, type RecrawlPolicy, type RenderMode, type ScopeMode, type Traversal } from '../model/config.js';
 import type { ConfValue } from './parse-conf.js';
 import type { SectionName } from './sections.js';
 import {
@@ -130,6 +130,11 @@ export const KEYS: { readonly [F in keyof CrawlerConfig]: KeySpec<F> } = {
     name: 'priority-levels', section: 'crawler-options', kind: 'integer', unit: `front queues per host (1 to ${MAX_PRIORITY_LEVELS})`,
     default: '4', parse: numberOf({ min: 1, max: MAX_PRIORITY_LEVELS }),
     doc: 'Priority levels of the frontier: higher levels are taken first, more often, never starving the lowest. 1: plain breadth- or depth-first.',
+  },
+  memoryBudgetMb: {
+    name: 'memory-budget', section: 'crawler-options', kind: 'integer', unit: 'MB',
+    default: String(DEFAULT_MEMORY_BUDGET_MB), parse: count,
+    doc: 'Memory the pending URLs, the seen-set and the per-page tables may hold together; past their share of it they spill to files in the crawl state. 0: as little as they can.',
   },
   nearDuplicateBits: {
     name: 'near-duplicate-bits', section: 'crawler-options', kind: 'integer', unit: `bits of a 64-bit SimHash (0 to ${MAX_NEAR_DUPLICATE_BITS})`,

@@ -6,7 +6,9 @@ import { ContentSeen } from '../frontier/content-seen.js';
 import { NearDuplicateIndex } from '../frontier/near-duplicate-index.js';
 import { Politeness } from '../frontier/politeness.js';
 import type { PriorityContext } from '../frontier/prioritizer.js';
+import { memoryShares } from '../frontier/memory-budget.js';
 import { crawlRequestCodec } from '../frontier/request-codec.js';
+import { SegmentStore } from '../frontier/segment-store.js';
 import { fingerprintSet, type SeenSet } from '../frontier/seen-set.js';
 import type { SeedInput } from '../input/input-seeds.js';
 import type { CrawlLogger } from '../log/create-logger.js';
@@ -18,10 +20,11 @@ import { RobotsCache } from '../robots/robots-cache.js';
 import { productToken } from '../robots/robots-txt.js';
 import { CrawlStats } from '../sinks/crawl-stats.js';
 import type { NearDuplicates } from '../stages/parse-document.js';
-import type { CrawlState } from '../state/crawl-state.js';
+import { STATE_DIR, type CrawlState } from '../state/crawl-state.js';
 import type { JournalWriter } from '../state/journal-writer.js';
 import { RecrawlSchedule } from '../state/recrawl-schedule.js';
 import { MirrorStore } from '../store/mirror-store.js';
+import { join } from 'node:path';
 import { reservedNames } from '../store/reserved-names.js';
 import { linkPolicy, linkPolicySource, type LinkPolicy } from '../url/link-policy.js';
 import { withoutSessionIds } from '../url/query-params.js';
@@ -82,6 +85,8 @@ export interface CrawlContext {
   readonly log: CrawlLogger;
   readonly stats: CrawlStats;
   readonly frontier: Frontier<CrawlRequest>;
+  /** The files the frontier's queues spill to past their share of `memory-budget`; none for a shared frontier. */
+  readonly frontierFiles: SegmentStore | undefined;
   /** Resume and recrawl state: the journal, what an interrupted run left, the last crawl's pages. */
   readonly state: CrawlState;
   /** When each page is next due (recrawl-policy), on the crawl's clock. */
@@ -122,6 +127,8 @@ export interface CrawlContextOptions {
   readonly shared?: SharedParts;
   /** Where connections go (a test's recording connector); default: DNS and the network. */
   readonly network?: NetworkHooks;
+  /** Where the frontier's queues spill to. Default: `frontier` in the repository's crawl state. */
+  readonly spillDir?: string;
 }
 
 /**
@@ -195,15 +202,20 @@ export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen
   const renderer = config.render === 'never'
     ? undefined
     : new PageRenderer({ executablePath: findChromium(config.chromiumPath) ?? 'chromium', threads: config.renderThreads, timeoutMs: config.renderTimeoutMs });
+  const frontierFiles = options.shared
+    ? undefined
+    : new SegmentStore(options.spillDir ?? join(config.repository, STATE_DIR, 'frontier'), memoryShares(config.memoryBudgetMb).frontierBytes);
   return {
     config,
     log,
     stats,
+    frontierFiles,
     frontier: options.shared?.frontier(politeness, state.journal) ?? hostFrontier<CrawlRequest>({
       order: config.traversal,
       maxPerHost: config.maxPerHost,
       politeness,
       codec: crawlRequestCodec,
+      ...(frontierFiles ? { spill: frontierFiles } : {}),
       levels,
       levelOf: (req: CrawlRequest) => req.level ?? 1,
       // A retry or a request put back after robots.txt was started already, and is no stale copy.
@@ -244,6 +256,7 @@ export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen
     renderer,
     control: new CrawlControl(),
     close: async () => {
+      frontierFiles?.close();
       await Promise.all([pool.close(), fetcher.close(), renderer?.close()]);
     },
   };

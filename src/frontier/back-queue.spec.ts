@@ -1,7 +1,17 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { CrawlRequest } from '../model/crawl-request.js';
 import { ObjectQueue, PackedQueue, type BackQueue } from './back-queue.js';
 import { crawlRequestCodec } from './request-codec.js';
+import { SegmentStore } from './segment-store.js';
+import { SpillingQueue } from './spilling-queue.js';
+
+const tmp = mkdtempSync(join(tmpdir(), 'back-queue-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+/** A store whose budget is always spent, with blocks of a few entries: nearly every push spills. */
+const tinyStore = (name: string): SegmentStore => new SegmentStore(join(tmp, name), 0, { spillBytes: 300, maxBlockBytes: 700, keepBytes: 200, segmentBytes: 16 * 1024 });
 
 const req = (i: number): CrawlRequest => ({
   url: `http://h.test/p/${i}${'x'.repeat(i % 50)}`,
@@ -16,7 +26,11 @@ const req = (i: number): CrawlRequest => ({
 });
 
 /** Drives both queues with the same random operations: the packed one must answer as the object one does. */
-describe.each([['packed', () => new PackedQueue<CrawlRequest>('h.test', crawlRequestCodec)]])('%s back queue', (_name, make) => {
+describe.each([
+  ['packed', () => new PackedQueue<CrawlRequest>('h.test', crawlRequestCodec)],
+  ['spilling, taken from the front', () => new SpillingQueue<CrawlRequest>('h.test', crawlRequestCodec, tinyStore(`fifo-${Math.random()}`), false)],
+  ['spilling, taken from the back', () => new SpillingQueue<CrawlRequest>('h.test', crawlRequestCodec, tinyStore(`lifo-${Math.random()}`), true)],
+])('%s back queue', (_name, make) => {
   it('behaves as a double-ended queue of the same requests, through growth and emptying', () => {
     const packed: BackQueue<CrawlRequest> = make();
     const model = new ObjectQueue<CrawlRequest>();

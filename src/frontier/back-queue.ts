@@ -57,6 +57,14 @@ export class ObjectQueue<R> implements BackQueue<R> {
   }
 }
 
+/** Consecutive entries of a {@link PackedQueue} as its framed bytes, with their count and first and last arrival numbers. */
+export interface FramedRun {
+  readonly bytes: Buffer;
+  readonly count: number;
+  readonly firstSeq: number;
+  readonly lastSeq: number;
+}
+
 /** Bytes around each record: its length before and after (to walk both ways) and its arrival number. */
 const FRAME = 12;
 const MIN_ARENA = 256;
@@ -131,6 +139,54 @@ export class PackedQueue<R> implements BackQueue<R> {
     for (let at = this.head; at < this.tail; at += this.buf.readUInt32LE(at)) yield this.read(at, at + this.buf.readUInt32LE(at)).req;
   }
 
+  /** Bytes of the queued entries, frames included: what the queue holds in memory, less its arena's slack. */
+  get bytes(): number {
+    return this.tail - this.head;
+  }
+
+  /**
+   * The oldest entries, as framed bytes, while at least `keep` bytes of entries stay behind them and
+   * the run stays within `max` bytes (one entry at least): a view into the arena, valid until the
+   * queue changes. Nothing is removed ({@link dropFront} does, once the bytes are safe elsewhere).
+   */
+  frontRun(keep: number, max: number): FramedRun | undefined {
+    let end = this.head;
+    let count = 0;
+    let lastSeq = 0;
+    while (end < this.tail) {
+      const length = this.buf.readUInt32LE(end);
+      if (this.tail - (end + length) < keep || (count > 0 && end + length - this.head > max)) break;
+      lastSeq = this.buf.readUInt32LE(end + 4);
+      end += length;
+      count++;
+    }
+    if (count === 0) return undefined;
+    return { bytes: this.buf.subarray(this.head, end), count, firstSeq: this.frontSeq(), lastSeq };
+  }
+
+  /** Removes the oldest `count` entries, `bytes` long (a {@link frontRun} now kept elsewhere); a mostly empty arena shrinks. */
+  dropFront(bytes: number, count: number): void {
+    this.head += bytes;
+    this.size -= count;
+    const live = this.tail - this.head;
+    if (this.size === 0) return this.emptied();
+    if (this.buf.length <= 4 * MIN_ARENA || live * 4 > this.buf.length) return;
+    const next = Buffer.allocUnsafeSlow(Math.max(MIN_ARENA, live * 2));
+    const head = (next.length - live) >> 1;
+    this.buf.copy(next, head, this.head, this.tail);
+    this.buf = next;
+    this.head = head;
+    this.tail = head + live;
+  }
+
+  /** Appends entries given as framed bytes ({@link frontRun}'s, read back), keeping their arrival numbers. */
+  pushBackFramed(bytes: Buffer, count: number): void {
+    if (this.tail + bytes.length > this.buf.length) this.regrow(bytes.length);
+    bytes.copy(this.buf, this.tail);
+    this.tail += bytes.length;
+    this.size += count;
+  }
+
   private frame(start: number, payloadEnd: number, seq: number): void {
     const length = payloadEnd + 4 - start;
     this.buf.writeUInt32LE(length, start);
@@ -156,7 +212,10 @@ export class PackedQueue<R> implements BackQueue<R> {
 
   /** An emptied queue lets go of a large arena. */
   private shrunk(): void {
-    if (--this.size > 0) return;
+    if (--this.size === 0) this.emptied();
+  }
+
+  private emptied(): void {
     if (this.buf.length > 4 * MIN_ARENA) this.buf = Buffer.allocUnsafeSlow(MIN_ARENA);
     this.head = this.tail = this.buf.length >> 1;
   }

@@ -2,6 +2,8 @@ import type { RequestEnd } from '../model/request-end.js';
 import { ObjectQueue, PackedQueue, type BackQueue, type Entry, type RequestCodec } from './back-queue.js';
 import { FrontQueues } from './front-queues.js';
 import { IndexedHeap, type HeapSlot } from './indexed-heap.js';
+import type { SegmentStore } from './segment-store.js';
+import { SpillingQueue } from './spilling-queue.js';
 
 /** How long a host must rest after a request ends: politeness decides, the frontier enforces. */
 export interface DelayPolicy {
@@ -22,6 +24,8 @@ export interface FrontierOptions<R = unknown> {
   readonly skip?: (req: R) => boolean;
   /** Keeps pending requests packed as bytes (a fraction of their size as objects). */
   readonly codec?: RequestCodec<R>;
+  /** With a codec: the files the queues spill to once the bytes they hold pass the store's budget. */
+  readonly spill?: SegmentStore;
   /** Priority levels (front queues) inside each host's queue, taken by {@link FrontQueues}' selector. Default 1. */
   readonly levels?: number;
   /** A request's level, 1 (lowest) to `levels`; needed when `levels` > 1. */
@@ -140,7 +144,10 @@ class HostFrontier<R extends { readonly host: string }> implements Frontier<R> {
     this.maxSize = opts.maxSize ?? 0;
     this.slots = Math.max(1, opts.maxPerHost ?? 1);
     const codec = opts.codec;
-    this.makeQueue = codec ? (name) => new PackedQueue(name, codec) : () => new ObjectQueue();
+    const spill = opts.spill;
+    this.makeQueue = codec === undefined
+      ? () => new ObjectQueue()
+      : spill === undefined ? (name) => new PackedQueue(name, codec) : (name) => new SpillingQueue(name, codec, spill, this.dfs);
     // Ready hosts are ordered by the arrival of the URL each would give next: oldest first, or newest for DFS.
     this.ready = new IndexedHeap<HostQueue<R>>(this.dfs ? (a, b) => b.nextSeq - a.nextSeq : (a, b) => a.nextSeq - b.nextSeq);
   }

@@ -4,7 +4,14 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fingerprintSet } from '../frontier/seen-set.js';
 import type { IndexRecord } from '../model/index-record.js';
-import { openCrawlState } from './crawl-state.js';
+import type { CrawlRequest } from '../model/crawl-request.js';
+import { openCrawlState, type CrawlState } from './crawl-state.js';
+
+const pendingOf = async (state: CrawlState): Promise<CrawlRequest[]> => {
+  const out: CrawlRequest[] = [];
+  for await (const req of state.pending()) out.push(req);
+  return out;
+};
 
 const record = (url: string, links: string[] = []): IndexRecord => ({
   md5: 'x', url, originalUrl: url, title: 't', encoding: 'utf-8', type: 'html', lastModified: null, serverDate: null, status: 200,
@@ -23,7 +30,24 @@ describe('openCrawlState', () => {
 
   it('starts fresh in an empty repository', async () => {
     const state = await openCrawlState(repo, fingerprintSet());
-    expect([state.resumed, state.recrawl, state.pending.length, state.documents]).toEqual([false, false, 0, 0]);
+    expect([state.resumed, state.recrawl, state.pendingCount, state.documents]).toEqual([false, false, 0, 0]);
+    await state.journal.close();
+  });
+
+  it('reads the pending requests from the journal as they are taken, in admission order, and none this run appended', async () => {
+    const first = await openCrawlState(repo, fingerprintSet());
+    for (const p of ['1', '2', '3', '4']) first.journal.append(['a', `http://h/${p}`, 1, p, 0]);
+    first.journal.append(['x', 'http://h/2', 'failed']);
+    first.journal.append(['l', 'http://h/3', 2]);
+    first.journal.append(['l', 'http://h/4', 3]);
+    first.journal.append(['d', 'http://h/4', record('http://h/4'), 'text/html', true]);
+    await first.journal.close();
+
+    const state = await openCrawlState(repo, fingerprintSet());
+    state.journal.append(['a', 'http://h/new', 1, 'new', 0]);
+    await state.journal.flush();
+    expect(state.pendingCount).toBe(2);
+    expect((await pendingOf(state)).map((r) => [r.url, r.level ?? 1])).toEqual([['http://h/1', 1], ['http://h/3', 2]]);
     await state.journal.close();
   });
 
@@ -43,7 +67,7 @@ describe('openCrawlState', () => {
     expect(state.resumed).toBe(true);
     // What the interrupted run finished counts as started: found again, it is not taken for a URL still waiting.
     expect([started.has('http://h/'), started.has('http://h/r'), started.has('http://h/a')]).toEqual([true, true, false]);
-    expect(state.pending).toMatchObject([{ url: 'http://h/a', level: 3 }]);
+    expect(await pendingOf(state)).toMatchObject([{ url: 'http://h/a', level: 3 }]);
     expect(state.documents).toBe(1);
     expect(seen.has('http://h/a') && seen.has('http://h/')).toBe(true);
     const replayed: string[] = [];
@@ -64,7 +88,7 @@ describe('openCrawlState', () => {
     first.journal.append(['x', 'http://h/b', 'failed']);
     await first.journal.close();
     const state = await openCrawlState(repo, fingerprintSet());
-    expect(state.pending).toEqual([expect.objectContaining({ url: 'http://h/a', level: 3 })]);
+    expect(await pendingOf(state)).toEqual([expect.objectContaining({ url: 'http://h/a', level: 3 })]);
     await state.journal.close();
   });
 
@@ -81,7 +105,7 @@ describe('openCrawlState', () => {
     await first.journal.close();
     const started = fingerprintSet();
     const state = await openCrawlState(repo, fingerprintSet(), started);
-    expect(state.pending).toEqual([expect.objectContaining({ url: 'http://g/sitemap.xml', sitemap: 0 })]);
+    expect(await pendingOf(state)).toEqual([expect.objectContaining({ url: 'http://g/sitemap.xml', sitemap: 0 })]);
     expect([started.has('http://h/sitemap.xml'), started.has('http://g/sitemap.xml')]).toEqual([true, false]);
     await state.journal.close();
   });
@@ -120,7 +144,7 @@ describe('openCrawlState', () => {
 
     const seenAgain = fingerprintSet();
     const resumed = await openCrawlState(repo, seenAgain);
-    expect([resumed.resumed, resumed.documents, resumed.pending.length]).toEqual([true, 0, 0]);
+    expect([resumed.resumed, resumed.documents, resumed.pendingCount]).toEqual([true, 0, 0]);
     expect(resumed.carryOver((rec) => rec.url !== 'http://h/due', () => undefined)).toBe(0);
     const indexed: string[] = [];
     const documents: string[] = [];

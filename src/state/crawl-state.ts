@@ -2,12 +2,13 @@ import { existsSync } from 'node:fs';
 import { open, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Candidate, CrawlRequest } from '../model/crawl-request.js';
-import type { SeenSet } from '../frontier/seen-set.js';
+import { fingerprintSet, type SeenSet } from '../frontier/seen-set.js';
 import type { IndexRecord } from '../model/index-record.js';
 import { makeDirectory } from '../store/make-directory.js';
 import { MIRROR_TEMP_DIR } from '../store/mirror-store.js';
 import { hostKey } from '../url/url-parts.js';
 import { JournalWriter } from './journal-writer.js';
+import type { JournalEvent } from './journal-events.js';
 import { readJournal } from './read-journal.js';
 
 /** A page of the last completed crawl, as a recrawl needs it: conditional-request validators and its stored copy. */
@@ -26,8 +27,14 @@ export interface CrawlState {
   readonly recrawl: boolean;
   /** The pages of the last completed crawl, by URL (empty unless recrawl). */
   readonly known: ReadonlyMap<string, KnownPage>;
-  /** Admitted by the interrupted run and not yet done: they go straight back into the frontier. */
-  readonly pending: readonly CrawlRequest[];
+  /** How many requests {@link pending} gives. */
+  readonly pendingCount: number;
+  /**
+   * The requests admitted by the interrupted run and not yet done, in the order they were admitted,
+   * read from its journal as they are taken (so a resume of millions holds none of them in memory
+   * but in the frontier): they go straight back into the frontier.
+   */
+  pending(): AsyncIterable<CrawlRequest>;
   /** Seeds of input files that widened the scope in earlier runs of this crawl (or of the last completed one). */
   readonly scopeSeeds: readonly string[];
   /** Documents the interrupted run already fetched (they count towards max-page-number). */
@@ -67,7 +74,7 @@ const RELINK_TAIL = 1024;
  *
  * @example
  * const state = await openCrawlState('./repository', seen);
- * state.resumed //=> true after a kill; state.pending //=> the URLs still to fetch
+ * state.resumed //=> true after a kill; for await (const req of state.pending()) frontier.push(req)
  *
  * `started`, when given, gets the URLs the interrupted run finished (a document, a redirect, a failure
  * or skip): a URL found again is then not taken for one still waiting (depth-first, priorities).
@@ -89,47 +96,54 @@ export async function openCrawlState(repository: string, seen: SeenSet, started?
     else if (e[0] === 's') previousSeeds.add(e[1]);
   }
 
-  const pending = new Map<string, CrawlRequest>();
+  // The URLs that ended, not those pending: the pending ones are read again from the journal when
+  // the frontier takes them, so that a resume holds 17 bytes a URL done rather than a request a URL waiting.
+  const ended = fingerprintSet();
+  /** Pending URLs moved up by later links while they waited: they resume at their highest level. */
+  const levelUps = new Map<string, number>();
+  /** Sitemaps admitted, with their request: one read at the journal's very end is read again. */
+  const sitemaps = new Map<string, CrawlRequest>();
   const hostCounts = new Map<string, number>();
   let documents = 0;
   let resumed = false;
   const scopeSeeds = new Set<string>();
   let ends = 0;
+  let pendingCount = 0;
   // Sitemaps read, by their end's number: one of the last RELINK_TAIL may have lost its URLs' admission lines.
   const sitemapsRead = new Map<string, { readonly req: CrawlRequest; readonly end: number }>();
+  // The journal as this run found it: what it appends from now on is no part of the interrupted run.
+  const journalBytes = await stat(journalPath).then((st) => st.size, () => 0);
   for await (const e of readJournal(journalPath)) {
     resumed = true;
     if (e[0] === 's') scopeSeeds.add(e[1]);
     else if (e[0] === 'a') {
-      const [, url, depth, originalUrl, redirects, sitemap, level] = e;
+      const url = e[1];
       seen.add(url);
-      const host = hostKey(url);
+      pendingCount++;
+      const req = admitted(e);
       // As hostLimit counts: a sitemap is no document of its host.
-      if (sitemap?.sitemap === undefined) hostCounts.set(host, (hostCounts.get(host) ?? 0) + 1);
-      pending.set(url, {
-        url, host, depth, originalUrl, redirects, attempt: 0,
-        ...(sitemap?.sitemap !== undefined ? { sitemap: sitemap.sitemap } : {}),
-        ...(sitemap?.lastmod !== undefined ? { sitemapLastmod: sitemap.lastmod } : {}),
-        ...(level !== undefined ? { level } : {}),
-      });
+      if (req.sitemap === undefined) hostCounts.set(req.host, (hostCounts.get(req.host) ?? 0) + 1);
+      else sitemaps.set(url, req);
     } else if (e[0] === 'l') {
-      // Moved up by later links while it waited: it resumes at its highest level.
-      const req = pending.get(e[1]);
-      if (req !== undefined && e[2] > (req.level ?? 1)) pending.set(e[1], { ...req, level: e[2] });
+      if (!ended.has(e[1]) && e[2] > (levelUps.get(e[1]) ?? 1)) levelUps.set(e[1], e[2]);
     } else if (e[0] === 'd' || e[0] === 'x' || e[0] === 'r') {
-      const req = pending.get(e[1]);
-      pending.delete(e[1]);
+      const url = e[1];
+      if (ended.add(url) && seen.has(url)) pendingCount--;
+      levelUps.delete(url);
       ends++;
-      if (e[0] === 'x' && e[2] === 'sitemap' && req !== undefined) sitemapsRead.set(e[1], { req, end: ends });
-      else started?.add(e[1]);
+      const sitemap = sitemaps.get(url);
+      if (e[0] === 'x' && e[2] === 'sitemap' && sitemap !== undefined) sitemapsRead.set(url, { req: sitemap, end: ends });
+      else started?.add(url);
       if (e[0] === 'd' && e[5] !== true) documents++;
     }
   }
   // Only the last writes can have been lost (as for the relinks below): a sitemap read among them is read again.
+  const readAgain: CrawlRequest[] = [];
   for (const [url, { req, end }] of sitemapsRead) {
-    if (end > ends - RELINK_TAIL) pending.set(url, req);
+    if (end > ends - RELINK_TAIL) readAgain.push(req);
     else started?.add(url);
   }
+  pendingCount += readAgain.length;
 
   const journal = await JournalWriter.open(journalPath);
   const relinks: Candidate[] = [];
@@ -144,7 +158,17 @@ export async function openCrawlState(repository: string, seen: SeenSet, started?
     resumed,
     recrawl: known.size > 0,
     known,
-    pending: [...pending.values()],
+    pendingCount,
+    async *pending() {
+      if (journalBytes === 0) return;
+      for await (const e of readJournal(journalPath, journalBytes)) {
+        if (e[0] !== 'a' || ended.has(e[1])) continue;
+        const req = admitted(e);
+        const level = levelUps.get(e[1]);
+        yield level === undefined || level <= (req.level ?? 1) ? req : { ...req, level };
+      }
+      yield* readAgain;
+    },
     scopeSeeds: [...scopeSeeds],
     documents,
     hostCounts,
@@ -190,6 +214,17 @@ export async function openCrawlState(repository: string, seen: SeenSet, started?
       journal.append(['end', new Date().toISOString()]);
       await journal.flush();
     },
+  };
+}
+
+/** The request an admission line of the journal stands for, as the frontier had it. */
+function admitted(e: Extract<JournalEvent, readonly ['a', ...unknown[]]>): CrawlRequest {
+  const [, url, depth, originalUrl, redirects, sitemap, level] = e;
+  return {
+    url, host: hostKey(url), depth, originalUrl, redirects, attempt: 0,
+    ...(sitemap?.sitemap !== undefined ? { sitemap: sitemap.sitemap } : {}),
+    ...(sitemap?.lastmod !== undefined ? { sitemapLastmod: sitemap.lastmod } : {}),
+    ...(level !== undefined ? { level } : {}),
   };
 }
 
