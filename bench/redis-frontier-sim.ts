@@ -1,19 +1,21 @@
 /**
  * The shared frontier at scale, without a network (`npx tsx bench/redis-frontier-sim.ts [--hosts 5000]
  * [--pages-per-host 20] [--workers 8] [--threads 16] [--latency 100] [--delay 0] [--seconds 20]
- * [--cluster 3]`): simulated workers, each the real crawl loop (`crawl()`) over the real
+ * [--cluster 3] [--visits]`): simulated workers, each the real crawl loop (`crawl()`) over the real
  * {@link SharedFrontier} and its sync script, on a redis-server of its own or (`--cluster N`) on a
  * Redis Cluster of N masters started on loopback, connected and sharded as a worker does; a "fetch"
  * is a timer of `latency` ms, on a web of `hosts` × `pages-per-host` pages (page K links K·2+1 and
  * K·2+2 of its host and page K of two other hosts, so that most links are duplicates). Prints pages/s,
  * syncs/s (round trips), leases/s, Redis CPU per sync and per page (used_cpu_sys + used_cpu_user of
  * each redis-server, from INFO before and after, less what it uses idle over 3 s before), per node,
- * and the pages/s at which the busiest node would be saturated.
+ * and the pages/s at which the busiest node would be saturated. `--visits`: as in a recrawl, each page's
+ * visit is written to the crawl's recrawl schedule when it ends and read when its request is taken.
  */
 import { map, mergeMap, of, timer } from 'rxjs';
 import { Redis } from 'ioredis';
 import { connectFrontier, type FrontierRedis } from '../src/distributed/connect-frontier.js';
 import { openCrawlShards } from '../src/distributed/crawl-shards.js';
+import { RecrawlVisits } from '../src/distributed/recrawl-visits.js';
 import { SharedFrontier } from '../src/distributed/shared-frontier.js';
 import { crawl } from '../src/engine/crawl.js';
 import type { Outcome } from '../src/model/outcome.js';
@@ -32,6 +34,7 @@ const latencyMs = num('--latency', 100);
 const delayMs = num('--delay', 0);
 const seconds = num('--seconds', 20);
 const masters = num('--cluster', 0);
+const withVisits = argv.includes('--visits');
 
 const server = masters > 0 ? await startRedisCluster(masters) : await startRedis();
 const url = 'url' in server && typeof server.url === 'string' ? server.url : (server as Awaited<ReturnType<typeof startRedisCluster>>).url(1);
@@ -56,6 +59,14 @@ function linksOf(req: CrawlRequest): Candidate[] {
   urls.push(page((h + 1) % hosts, k), page((h * 7 + k + 3) % hosts, k));
   return urls.map((href) => ({ href, url: href, depth: req.depth + 1 }));
 }
+/** What a page's visit is made of, as a fetched page's record has it (`--visits`). */
+const recordOf = (req: CrawlRequest) => {
+  const now = Date.now();
+  return {
+    url: req.url, etag: '"5f3a-9c1b"', lastModified: 'Tue, 01 Dec 2026 09:00:00 GMT', serverDate: null, contentMd5: '0cc175b9c0f1b6a831c399e269772661',
+    fetchedAt: new Date(now).toISOString(), fetchIntervalHours: 108, nextFetch: new Date(now + 108 * 3_600_000).toISOString(),
+  };
+};
 const request = (url: string, depth: number): CrawlRequest => ({ url, host: new URL(url).host, depth, originalUrl: url, redirects: 0, attempt: 0 });
 
 let pages = 0;
@@ -76,6 +87,7 @@ const runs = connected.map(({ redis }, w) => {
   const frontier = new SharedFrontier({
     redis, shards, worker: `sim#${w}`, order: 'bfs', maxPerHost: 1, politeness: { delayMs: () => delayMs },
     requestsInFlight: threads, leaseMs: 60_000, maxPagesPerHost: 0, maxPages: 0, reapDelayMs: 0, durable: async () => undefined, canonical: (u) => u, onError: (err) => console.error(`worker ${w}: ${err.message}`),
+    ...(withVisits ? { visits: new RecrawlVisits(redis, shards, (u) => u), loadVisits: true } : {}),
   });
   frontiers.push(frontier);
   const seen = new Set<string>();
@@ -88,7 +100,7 @@ const runs = connected.map(({ redis }, w) => {
       unit: () => (r$) =>
         r$.pipe(
           mergeMap((req) => timer(latencyMs).pipe(map(() => req))),
-          map((req): Outcome => ({ kind: 'document', req, links: linksOf(req) }) as unknown as Outcome),
+          map((req): Outcome => ({ kind: 'document', req, links: linksOf(req), record: recordOf(req) }) as unknown as Outcome),
           map((out) => (pages++, out)),
         ),
       end: endOf,
@@ -110,7 +122,7 @@ const calls = frontiers.reduce((n, f) => n + f.roundTrips, 0);
 const leases = frontiers.reduce((n, f) => n + f.leases, 0);
 const fmt = (n: number, d = 1): string => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
 const where = masters > 0 ? `a ${masters}-master cluster` : 'one standalone Redis';
-console.log(`simulated on ${where}: ${hosts} hosts × ${perHost} pages, ${workers} workers × ${threads} threads, fetch ${latencyMs} ms, delay ${delayMs} ms, ${fmt(wall, 1)} s`);
+console.log(`simulated on ${where}${withVisits ? ', visits written and read' : ''}: ${hosts} hosts × ${perHost} pages, ${workers} workers × ${threads} threads, fetch ${latencyMs} ms, delay ${delayMs} ms, ${fmt(wall, 1)} s`);
 console.log(`  pages          ${pages} → ${fmt(pages / wall)} pages/s (ceiling of the workers: ${fmt((workers * threads * 1000) / latencyMs)})`);
 console.log(`  syncs          ${syncs} → ${fmt(syncs / wall)}/s, ${fmt(syncs / pages, 3)} per page, ${fmt(calls / syncs, 2)} script calls each; leases ${leases} → ${fmt(leases / wall)}/s`);
 console.log(`  redis CPU      ${fmt(cpu, 2)} s = ${fmt((cpu / wall) * 100)} % of a core; ${fmt((cpu / calls) * 1e6, 0)} µs per script call, ${fmt((cpu / pages) * 1e6, 0)} µs per page`);

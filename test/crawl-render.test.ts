@@ -9,13 +9,20 @@ import { parseJsonl } from './support/index-files.js';
 import { resolveFlags, runCli, type CliResult } from './support/run-cli.js';
 import { tempDir } from './support/temp-dir.js';
 import { until } from './support/until.js';
-import { readWarc } from './support/warc-files.js';
+import { cdxjOf, checkWarc, type ParsedRecord } from './support/warc-files.js';
 import { readStats } from './support/e2e-web.js';
+import { findChromium } from '../src/render/find-chromium.js';
+import { PAGES_PER_CONTEXT, PageRenderer } from '../src/render/page-renderer.js';
+import type { FetchResponse } from '../src/model/fetch-response.js';
 
 /**
  * app.test: an app shell whose /app.js inserts one link and fetches two more from /api/links.json
  * (and tries /private/secret.json, which robots.txt disallows); the pages it links to are static,
- * each with a script of its own; /forever.html never stops fetching, so it never settles.
+ * with a stylesheet and no script (a browser would ask for /static.css); /forever.html never stops
+ * fetching, so it never settles. /g/N.html and /s/N.html are pages of text and links with a script:
+ * /adds.js links them to /added.html, /noop.js does nothing. /tp.html is a shell whose scripts come
+ * from other hosts: cdn.test's /lib.js links it to /from-cdn.html, ads.test (rejected), a path
+ * robots.txt disallows, and a literal loopback address (refused by the address guard).
  */
 const SHELL = '<!doctype html><html><head><title>Shell</title></head><body><div id="app"></div><script src="/app.js"></script></body></html>';
 const APP_JS = `
@@ -25,9 +32,20 @@ add('/from-script.html');
 fetch('/api/links.json').then((r) => r.json()).then((links) => links.forEach(add));
 fetch('/private/secret.json').then((r) => r.json()).then((links) => links.forEach(add), () => undefined);
 `;
+const TEXT = `<p>${'A page whose text and links are all in its HTML. '.repeat(8)}</p>`;
 const STATIC = (title: string): string =>
-  `<!doctype html><html><head><title>${title}</title></head><body><p>${'A page whose text and links are all in its HTML. '.repeat(8)}</p><a href="/">home</a><script src="/static.js"></script></body></html>`;
-const FOREVER = '<!doctype html><html><head><title>Forever</title></head><body><script>setInterval(() => fetch("/api/tick"), 100);</script></body></html>';
+  `<!doctype html><html><head><title>${title}</title><link rel="stylesheet" href="/static.css"></head><body>${TEXT}<a href="/">home</a></body></html>`;
+/** A page of text that links nowhere and loads nothing. */
+const LEAF = (title: string): string => `<!doctype html><html><head><title>${title}</title></head><body>${TEXT}</body></html>`;
+const FOREVER = '<!doctype html><html><head><title>Forever</title></head><body><script>setInterval(() => fetch("/api/tick"), 20);</script></body></html>';
+/** Page `n` of a chain of `last + 1` pages of text at `/DIR/N.html`, each with `script`. */
+const CHAINED = (dir: string, n: number, last: number, script: string): string =>
+  `<!doctype html><html><head><title>${dir}${n}</title></head><body>${TEXT}${n < last ? `<a href="/${dir}/${n + 1}.html">next</a>` : ''}<script src="${script}"></script></body></html>`;
+const ADDS_JS = `const a = document.createElement('a'); a.href = '/added.html'; a.textContent = 'added'; document.body.appendChild(a);`;
+const THIRD_PARTY_SHELL = `<!doctype html><html><head><title>Third party</title></head><body><div id="app"></div>${[
+  'http://cdn.test:{PORT}/lib.js', 'http://ads.test:{PORT}/ads.js', 'http://cdn.test:{PORT}/private/p.js', 'http://127.0.0.1:{PORT}/guarded.js',
+].map((src) => `<script src="${src}"></script>`).join('')}</body></html>`;
+const LINK_JS = (href: string): string => `const a = document.createElement('a'); a.href = '${href}'; a.textContent = 'x'; document.getElementById('app').appendChild(a);`;
 
 const ROUTES: Record<string, [string, string]> = {
   '/robots.txt': ['text/plain', 'User-agent: *\nDisallow: /private/\n'],
@@ -38,12 +56,25 @@ const ROUTES: Record<string, [string, string]> = {
   '/from-script.html': ['text/html', STATIC('From script')],
   '/from-api-1.html': ['text/html', STATIC('From API 1')],
   '/from-api-2.html': ['text/html', STATIC('From API 2')],
-  '/static.js': ['text/javascript', 'document.title = document.title;'],
+  '/static.css': ['text/css', 'p { color: black; }'],
   '/forever.html': ['text/html', FOREVER],
   '/api/tick': ['application/json', '1'],
+  ...Object.fromEntries([0, 1, 2, 3, 4].map((n) => [`/g/${n}.html`, ['text/html', CHAINED('g', n, 4, '/adds.js')]])),
+  ...Object.fromEntries([0, 1, 2, 3, 4, 5].map((n) => [`/s/${n}.html`, ['text/html', CHAINED('s', n, 5, '/noop.js')]])),
+  '/adds.js': ['text/javascript', ADDS_JS],
+  '/noop.js': ['text/javascript', 'void 0;'],
+  '/added.html': ['text/html', LEAF('Added')],
+  '/tp.html': ['text/html', THIRD_PARTY_SHELL],
+  '/lib.js': ['text/javascript', LINK_JS('/from-cdn.html')],
+  '/ads.js': ['text/javascript', LINK_JS('/from-ads.html')],
+  '/private/p.js': ['text/javascript', LINK_JS('/from-private.html')],
+  '/guarded.js': ['text/javascript', LINK_JS('/from-guarded.html')],
+  '/from-cdn.html': ['text/html', LEAF('From CDN')],
 };
 
 interface Logged {
+  /** The Host header's name, without its port. */
+  readonly host: string;
   readonly path: string;
   readonly start: number;
   end: number;
@@ -59,13 +90,13 @@ class AppSite {
   async start(): Promise<void> {
     this.server = createServer((req, res) => {
       const path = (req.url ?? '/').split('?')[0]!;
-      const entry: Logged = { path, start: Date.now(), end: 0 };
+      const entry: Logged = { host: (req.headers.host ?? '').replace(/:\d+$/, ''), path, start: Date.now(), end: 0 };
       this.log.push(entry);
       const answer = (): void => {
         const route = ROUTES[path];
         entry.end = Date.now();
         if (route === undefined) res.writeHead(404).end();
-        else res.writeHead(200, { 'content-type': route[0] }).end(route[1]);
+        else res.writeHead(200, { 'content-type': route[0] }).end(route[1].replaceAll('{PORT}', String(this.port)));
       };
       const wait = (): void => void setTimeout(() => (this.hold && path === '/api/links.json' ? wait() : answer()), 40);
       wait();
@@ -108,9 +139,11 @@ async function withSite<T>(body: (site: AppSite) => Promise<T>): Promise<T> {
   }
 }
 
+/** The command line of a crawl of `seeds` (paths on app.test, or whole URLs with {PORT}). */
 function crawlArgs(site: AppSite, repo: string, extra: readonly string[], seeds = ['/']): string[] {
+  const url = (seed: string): string => (seed.startsWith('/') ? `http://app.test:${site.port}${seed}` : seed.replaceAll('{PORT}', String(site.port)));
   return [
-    'crawl', ...seeds.flatMap((s) => ['--seed', `http://app.test:${site.port}${s}`]), ...resolveFlags(['app.test'], site.port),
+    'crawl', ...seeds.flatMap((s) => ['--seed', url(s)]), ...resolveFlags(['app.test', 'cdn.test', 'ads.test', 'gain.test', 'plain.test'], site.port),
     '--repository', repo, '--index-file', join(repo, 'index.jsonl'), '--index-format', 'jsonl', '--log-level', '0',
     '--min-delay', '0', '--max-delay', '0', '--delay-factor', '0', ...extra,
   ];
@@ -164,7 +197,8 @@ describe.concurrent('JavaScript pages (render)', { timeout: 85_000 }, () => {
       const shell = (await crawled(repo)).find((r) => r['title'] === 'Shell')!;
       const stored = String(shell['localPath'] ?? shell['path']);
       expect(await readFile(join(repo, stored), 'utf8')).toBe(SHELL);
-      expect(await readFile(join(repo, `${stored}.rendered.html`), 'utf8')).toContain('/from-api-2.html');
+      expect(shell['renderedPath']).toBe(`${stored}.rendered.html`);
+      expect(await readFile(join(repo, String(shell['renderedPath'])), 'utf8')).toContain('/from-api-2.html');
     });
   });
 
@@ -175,7 +209,46 @@ describe.concurrent('JavaScript pages (render)', { timeout: 85_000 }, () => {
       ok(run);
       expect(titles(await crawled(repo))).toEqual(['From API 1', 'From API 2', 'From script', 'Shell']);
       expect(site.paths()).toContain('/app.js');
-      expect(site.paths()).not.toContain('/static.js');
+      expect(site.paths()).not.toContain('/static.css');
+      const records = await crawled(repo);
+      expect(records.filter((r) => 'renderedPath' in r).map((r) => r['title'])).toEqual(['Shell']);
+    });
+  });
+
+  it('auto learns per host: renders a host whose sampled pages gained links in the browser, stops sampling one whose did not', async () => {
+    await withSite(async (site) => {
+      const repo = join(tmp.dir, 'auto-learned');
+      const run = await runCli(crawlArgs(site, repo, ['--render', 'auto', '--max-per-host', '1'], ['http://gain.test:{PORT}/g/0.html', 'http://plain.test:{PORT}/s/0.html']), { timeoutMs: 80_000 });
+      ok(run);
+      const loads = (host: string, path: string): number => site.log.filter((l) => l.host === host && l.path === path).length;
+      // gain.test: its first page's browser found /added.html, so all five were rendered.
+      expect(loads('gain.test', '/adds.js')).toBe(5);
+      expect(titles(await crawled(repo))).toContain('Added');
+      // plain.test: three samples found nothing more, so its other three pages were only fetched.
+      expect(loads('plain.test', '/noop.js')).toBe(3);
+      const rendered = (await crawled(repo)).filter((r) => 'renderedPath' in r).map((r) => String(r['title'])).sort();
+      expect(rendered).toEqual(['g0', 'g1', 'g2', 'g3', 'g4', 's0', 's1', 's2']);
+    });
+  });
+
+  it('render-third-party: other hosts only when allowed, then through robots.txt, the reject list, the address guard and the host\'s own slot', async () => {
+    await withSite(async (site) => {
+      const blocked = join(tmp.dir, 'third-party-off');
+      ok(await runCli(crawlArgs(site, blocked, ['--render', 'always'], ['/tp.html']), { timeoutMs: 80_000 }));
+      expect(site.log.filter((l) => l.host !== 'app.test')).toEqual([]);
+      expect(titles(await crawled(blocked))).toEqual(['Third party']);
+
+      const repo = join(tmp.dir, 'third-party-on');
+      // cdn.test is crawled too, so the browser's request to it competes with the crawler's for its one slot.
+      const seeds = ['/tp.html', 'http://cdn.test:{PORT}/from-cdn.html', 'http://cdn.test:{PORT}/added.html'];
+      const run = await runCli(crawlArgs(site, repo, ['--render', 'always', '--render-third-party', 'true', '--reject-list', 'ads\\.test', '--max-per-host', '1', '--threads', '4', '--render-threads', '2'], seeds), { timeoutMs: 80_000 });
+      ok(run);
+      // app.test's /from-cdn.html, linked by cdn.test's script: scope chooses pages, not what a page loads.
+      expect(titles(await crawled(repo))).toEqual(['Added', 'From CDN', 'From CDN', 'Third party']);
+      const cdn = site.log.filter((l) => l.host === 'cdn.test').sort((a, b) => a.start - b.start);
+      expect(cdn.map((l) => l.path).sort()).toEqual(['/added.html', '/from-cdn.html', '/lib.js', '/robots.txt']);
+      expect(site.log.filter((l) => l.host !== 'app.test' && l.host !== 'cdn.test')).toEqual([]);
+      for (let i = 1; i < cdn.length; i++) expect(cdn[i]!.start, `${cdn[i]!.path} began before ${cdn[i - 1]!.path} ended`).toBeGreaterThanOrEqual(cdn[i - 1]!.end);
     });
   });
 
@@ -184,9 +257,22 @@ describe.concurrent('JavaScript pages (render)', { timeout: 85_000 }, () => {
       const repo = join(tmp.dir, 'warc');
       const run = await runCli(crawlArgs(site, repo, ['--render', 'always', '--warc-file', join(repo, 'crawl')]), { timeoutMs: 80_000 });
       ok(run);
-      const records = await readWarc(join(repo, 'crawl-00000.warc.gz'));
-      const responses = records.filter((r) => r.type === 'response').map((r) => new URL(r.header('WARC-Target-URI')!).pathname);
+      const file = join(repo, 'crawl-00000.warc.gz');
+      // Readable to its end by warcio, digests right, and the CDXJ beside it the one warcio's indexer makes of it.
+      const records = await checkWarc(file, (pass, what) => expect(pass, what).toBe(true));
+      const path = (r: ParsedRecord): string => new URL(r.header('WARC-Target-URI')!).pathname;
+      const responses = records.filter((r) => r.type === 'response').map(path);
       expect(responses).toEqual(expect.arrayContaining(['/', '/app.js', '/api/links.json', '/from-api-1.html']));
+      // The rendered DOM of each page, as a conversion record referring to the page's response.
+      const conversions = records.filter((r) => r.type === 'conversion');
+      expect(conversions.map(path).sort()).toEqual(['/', '/from-api-1.html', '/from-api-2.html', '/from-script.html']);
+      const shell = conversions.find((r) => path(r) === '/')!;
+      const response = records.find((r) => r.type === 'response' && path(r) === '/')!;
+      expect(shell.header('WARC-Refers-To')).toBe(response.header('WARC-Record-ID'));
+      expect(shell.header('Content-Type')).toBe('text/html');
+      expect(shell.block.toString()).toContain('/from-api-2.html');
+      const cdxj = await readFile(cdxjOf(file), 'utf8');
+      expect(cdxj).toContain(`"url":"http://app.test:${site.port}/","mime":"text/html","digest":"${shell.header('WARC-Payload-Digest')!.slice(5)}"`);
     });
   });
 
@@ -231,9 +317,24 @@ describe.concurrent('JavaScript pages (render)', { timeout: 85_000 }, () => {
           }),
       });
       ok(run);
-      expect((await readStats(repo))['failuresByCode']).toEqual({ 'render-crashed': 1 });
+      expect((await readStats(repo))['failuresByCode'], run.stderr).toEqual({ 'render-crashed': 1 });
       expect(titles(await crawled(repo))).toContain('From script');
     });
+  });
+
+  it(`a browser context serves ${PAGES_PER_CONTEXT} pages, then a new one is made`, async () => {
+    const renderer = new PageRenderer({ executablePath: findChromium(undefined)!, threads: 1, timeoutMs: 20_000 });
+    // What a page keeps in its origin's storage lives as long as its context: the count starts again in the next one.
+    const html = '<!doctype html><title>-</title><script>const n = Number(localStorage.getItem("n")) + 1; localStorage.setItem("n", n); document.title = String(n);</script>';
+    const document = { status: 200, headers: { 'content-type': 'text/html' }, body: Buffer.from(html), durationMs: 1, startedAt: Date.now(), truncated: false } as unknown as FetchResponse;
+    const network = { allowed: () => Promise.resolve(false), fetch: () => Promise.reject(new Error('no request expected')) };
+    try {
+      const counts: string[] = [];
+      for (let i = 0; i < PAGES_PER_CONTEXT + 2; i++) counts.push(/<title>(\d+)<\/title>/.exec(await renderer.render('http://app.test/count.html', document, network))![1]!);
+      expect(counts).toEqual([...Array.from({ length: PAGES_PER_CONTEXT }, (_, i) => String(i + 1)), '1', '2']);
+    } finally {
+      await renderer.close();
+    }
   });
 
   it('render with no Chromium: exit 1, one line naming chromium-path', async () => {

@@ -85,6 +85,25 @@ describe('one crawl on a 3-master Redis Cluster', { timeout: 120_000 }, () => {
     expect(new Set(await Promise.all(tags.map((tag) => masterOf(`{${tag}}`))))).toEqual(new Set([0, 1, 2]));
   });
 
+  it('run again, recrawls: every page once and conditionally, from the recrawl schedule in every shard; the first round\'s keys unlinked from every master', async () => {
+    const before = requestsOf('spread').length;
+    const run = await crawl('spread', ['--workers', '2', '--threads', '2'], cluster.url(await otherNode('c-spread')));
+    expect(run.code, run.stderr).toBe(0);
+    const again = requestsOf('spread').slice(before);
+    expect(again.map((r) => web.url(r.host, r.path)).sort()).toEqual(allPages('spread'));
+    // These pages send no validators but the server's Date: If-Modified-Since.
+    for (const r of again) expect(r.headers['if-modified-since'], r.path).toBeDefined();
+    const tags = (await cluster.client().get('t:{c-spread}:shards'))!.split(' ');
+    const visits = await Promise.all(tags.map((tag) => cluster.client().hlen(`t:{${tag}}:visits`)));
+    expect(visits.every((n) => n > 0)).toBe(true);
+    expect(visits.reduce((a, b) => a + b, 0)).toBe(allPages('spread').length);
+    // What is left of the first round on the masters: the crawl's own keys.
+    for (let i = 0; i < 3; i++)
+      for (const key of [...(await cluster.node(i).keys('t:{c-spread:*')), ...(await cluster.node(i).keys('t:{c-spread}:*'))])
+        expect(key.replace(/^t:\{[^}]*\}:/, ''), key).toMatch(/^(crawl|shards|control|seeds|visits|robots:.*)$/);
+    expect(await cluster.client().hget('t:{c-spread}:crawl', 'dropped')).toBe('1');
+  });
+
   it('loses nothing when a worker is SIGKILLed: its hosts come back after the lease, at most its in-flight pages twice', async () => {
     let killed: number | undefined;
     const run = await crawl('kill', ['--workers', '2', '--threads', '2', '--lease', '1', '--log-level', '1'], cluster.url(await otherNode('c-kill')), {

@@ -7,7 +7,8 @@ export interface CdxjEntry {
   readonly date: string;
   /** `warc/revisit` for a revisit, else the response's Content-Type without parameters (absent when it has none). */
   readonly mime: string | undefined;
-  readonly status: number;
+  /** The HTTP status; absent for a record with no HTTP head (a conversion). */
+  readonly status: number | undefined;
   /** The payload digest without its `sha1:` (absent for a 304's revisit, which has no payload). */
   readonly digest: string | undefined;
   /** The gzip member: its length and where it starts in the file. */
@@ -29,7 +30,7 @@ export function cdxjLine(e: CdxjEntry): string {
   const json = {
     url: e.url,
     ...(e.mime !== undefined ? { mime: e.mime } : {}),
-    status: String(e.status),
+    ...(e.status !== undefined ? { status: String(e.status) } : {}),
     ...(e.digest !== undefined ? { digest: e.digest } : {}),
     length: String(e.length),
     offset: String(e.offset),

@@ -6,7 +6,7 @@ import { gzipMember } from './gzip-member.js';
 import { PayloadIndex } from './payload-index.js';
 import { WarcSeries } from './warc-series.js';
 import { warcDate } from './warc-date.js';
-import { exchangeRecords, IDENTICAL_PAYLOAD, SERVER_NOT_MODIFIED, sha1Digest, warcinfoRecord, type Original, type Revisit } from './warc-records.js';
+import { conversionRecord, CONVERSION_TYPE, exchangeRecords, IDENTICAL_PAYLOAD, SERVER_NOT_MODIFIED, sha1Digest, warcinfoRecord, type Original, type Revisit } from './warc-records.js';
 
 /** Where the WARC series goes, when it rolls over, and the addresses of the hosts for WARC-IP-Address. */
 export interface WarcArchiveOptions {
@@ -24,7 +24,8 @@ export interface WarcArchiveOptions {
  * A crawl's WARC/1.1 archive (SPEC §9): for every fetch a request record and a response record,
  * or a revisit — server-not-modified for a 304 on recrawl, identical-payload-digest for a payload
  * archived before (by SHA-1, across the whole series: on resume the CDXJ files say which payloads
- * are there) — each a gzip member, with a CDXJ line per response or revisit.
+ * are there) — and for a page rendered in a browser a conversion record of its DOM after them; each
+ * a gzip member, with a CDXJ line per response, revisit or conversion.
  *
  * @example
  * const archive = await WarcArchive.open({ path: 'crawl', maxSize: 1e9, info: { software: 'tarantula/0.1.0' }, addresses });
@@ -52,9 +53,10 @@ export class WarcArchive {
 
   /**
    * Archives one fetch (nothing when it was not captured). `previous` is, for a 304, the capture the
-   * server says is unchanged. Resolves once its records and CDXJ line are written.
+   * server says is unchanged; `rendered` the DOM a browser built from it, archived as a conversion
+   * record referring to the response. Resolves once its records and CDXJ lines are written.
    */
-  async record(url: string, response: FetchResponse, previous?: Original): Promise<void> {
+  async record(url: string, response: FetchResponse, previous?: Original, rendered?: Uint8Array): Promise<void> {
     const wire = response.wire;
     if (wire === undefined) return;
     const u = new URL(url);
@@ -66,7 +68,8 @@ export class WarcArchive {
     if (revisit === undefined && deduplicable(response)) this.payloads.add(digest, url, response.startedAt);
     const truncated = response.truncated && (response.cutBy ?? 'length');
     const records = exchangeRecords({ url, host: u.host, status: response.status, date, truncated, wire, ip }, digest, revisit);
-    const members = await Promise.all(records.map(gzipMember));
+    const conversion = rendered && conversionRecord(url, warcDate(Date.now()), records[1].record.warcHeaders.headers.get('WARC-Record-ID')!, rendered);
+    const members = await Promise.all([...records, ...(conversion ? [conversion] : [])].map(gzipMember));
     const type = response.headers['content-type'];
     await this.series.append({
       members,
@@ -77,7 +80,15 @@ export class WarcArchive {
           digest: revisit?.profile === SERVER_NOT_MODIFIED ? undefined : digest.slice('sha1:'.length),
           length: members[1]!.length,
           offset: offsets[1]!,
-        }),
+        }) +
+        (conversion
+          ? cdxjLine({
+            url, date: conversion.record.warcHeaders.headers.get('WARC-Date')!, status: undefined, filename, mime: CONVERSION_TYPE,
+            digest: conversion.record.warcHeaders.headers.get('WARC-Payload-Digest')!.slice('sha1:'.length),
+            length: members[2]!.length,
+            offset: offsets[2]!,
+          })
+          : ''),
     });
   }
 

@@ -95,6 +95,29 @@ export function exchangeRecords(c: Capture, payloadDigest: string, revisit?: Rev
 }
 
 /**
+ * The conversion record of a page rendered in a browser (WARC 1.1 §6.8): the DOM its scripts built,
+ * as HTML, referring to the response record of the page as fetched. It has no HTTP head: its block
+ * is its payload.
+ *
+ * @example
+ * conversionRecord('http://a.test/', warcDate(Date.now()), '<urn:uuid:…>', Buffer.from('<html>…</html>'))
+ */
+export function conversionRecord(url: string, date: string, refersTo: string, dom: Uint8Array): RecordBlock {
+  const record = WARCRecord.create({ url, date, type: 'conversion', warcVersion: WARC_1_1, warcHeaders: { 'WARC-Record-ID': `<urn:uuid:${randomUUID()}>` } });
+  const h = record.warcHeaders.headers;
+  h.set('WARC-Refers-To', refersTo);
+  h.set('Content-Type', CONVERSION_TYPE);
+  const digest = sha1Digest(dom);
+  h.set('WARC-Payload-Digest', digest);
+  h.set('WARC-Block-Digest', digest);
+  h.set('Content-Length', String(dom.length));
+  return { record, block: [dom] };
+}
+
+/** A rendered DOM's media type: the browser serializes it as HTML. */
+export const CONVERSION_TYPE = 'text/html';
+
+/**
  * The warcinfo record at the head of each file: what wrote it and how (WARC 1.1 §6.4), its block
  * the fields as `name: value` lines.
  *

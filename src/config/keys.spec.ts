@@ -65,6 +65,7 @@ const CASES: { readonly [F in keyof CrawlerConfig]: readonly [ConfValue, Crawler
   requestsInFlight: [scalar('1'), 1, scalar('0'), 'threads must be at least 1, not 0'],
   documentThreads: [scalar('2'), 2, scalar('-1'), 'document-threads must be at least 0, not -1'],
   render: [scalar('Auto'), 'auto', scalar('sometimes'), 'unknown render "sometimes" (expected never, auto or always)'],
+  renderThirdParty: [scalar('true'), true, scalar('maybe'), '"maybe" is not true or false for render-third-party'],
   renderThreads: [scalar('2'), 2, scalar('0'), 'render-threads must be at least 1, not 0'],
   renderTimeoutMs: [scalar('5000'), 5000, scalar('0'), 'render-timeout must be at least 1, not 0'],
   chromiumPath: [scalar('/usr/bin/chromium'), '/usr/bin/chromium', list(), 'chromium-path takes a single value, not a list'],
@@ -110,7 +111,7 @@ describe('KEYS', () => {
       bodyTimeoutMs: 30000, downloadTimeoutMs: 600_000, maxBodySize: 10_485_760, maxDecodedSize: 20_971_520, maxRedirects: 5, maxRetries: 2,
       allowPrivateAddresses: false, caFile: undefined, insecure: false, proxy: undefined, http2: false, cookies: false, headers: [],
       logFile: 'screen', logLevel: 1, serve: undefined, serveTokenFile: undefined, periodHours: 72, recrawlPolicy: 'fixed', minIntervalHours: 1, maxIntervalHours: 720, requestsInFlight: 16, documentThreads: 0,
-      render: 'never', renderThreads: 1, renderTimeoutMs: 20000, chromiumPath: undefined, indexFile: undefined, indexFormat: 'seed',
+      render: 'never', renderThirdParty: false, renderThreads: 1, renderTimeoutMs: 20000, chromiumPath: undefined, indexFile: undefined, indexFormat: 'seed',
       warcFile: undefined, warcMaxSize: 1_000_000_000,
       frontier: undefined, crawlId: undefined, leaseMs: 60_000, workers: 1,
     });

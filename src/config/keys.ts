@@ -333,7 +333,12 @@ export const KEYS: { readonly [F in keyof CrawlerConfig]: KeySpec<F> } = {
   render: {
     name: 'render', section: 'multithreading-options', kind: 'choice', unit: RENDER_MODES.join(', '),
     default: 'never', parse: choiceOf(RENDER_MODES),
-    doc: 'Load HTML pages in headless Chromium and parse the rendered DOM: never, auto (only pages that are an app shell) or always.',
+    doc: 'Load HTML pages in headless Chromium and parse the rendered DOM: never, auto (app shells, and the pages of hosts whose first pages showed the browser finding more links) or always.',
+  },
+  renderThirdParty: {
+    name: 'render-third-party', section: 'multithreading-options', kind: 'boolean', unit: 'true, false',
+    default: 'false', parse: booleanValue,
+    doc: 'Let the browser fetch from hosts other than the rendered page\'s (scripts on a CDN, an API host): each such request obeys that host\'s robots.txt, the reject list and the address guard, and takes one of that host\'s politeness slots; scope and the accept list do not apply.',
   },
   renderThreads: {
     name: 'render-threads', section: 'multithreading-options', kind: 'integer', unit: 'browser pages',

@@ -36,6 +36,17 @@ async function part(name: string, records: readonly IndexRecord[], opts: { stats
   return join(dir, name);
 }
 
+/** A machine's repository of a shared crawl: its worker's journal of this round (`lines`), the journal of the round before (`previous`), the mirror files. */
+async function sharedPart(name: string, previous: readonly IndexRecord[], lines: readonly unknown[][]): Promise<string> {
+  const doc = (r: IndexRecord): string => JSON.stringify(['d', r.url, r, 'text/html', true]);
+  await put(`${name}/.tarantula/workers/previous.jsonl`, [...previous.map(doc), JSON.stringify(['end', '2026-12-01T10:00:00Z'])].join('\n') + '\n');
+  await put(`${name}/.tarantula/workers/0/.tarantula/journal.jsonl`, [JSON.stringify(['start', '2026-12-02T00:00:00Z']), ...lines.map((l) => JSON.stringify(l))].join('\n') + '\n');
+  const records = [...previous, ...lines.filter((l) => l[0] === 'd').map((l) => l[2] as IndexRecord)];
+  for (const r of records) await put(`${name}/${r.localPath}`, `<title>${r.title}</title>`);
+  await put(`${name}/stats.json`, JSON.stringify({ documents: lines.length, completed: true }));
+  return join(dir, name);
+}
+
 async function indexOf(repository: string): Promise<{ url: string; title: string | null | undefined }[]> {
   const out = [];
   for await (const e of readIndex(join(repository, 'index.txt'))) out.push({ url: e.url, title: e.title });
@@ -43,6 +54,22 @@ async function indexOf(repository: string): Promise<{ url: string; title: string
 }
 
 describe('mergeRepositories', () => {
+  it('takes the record of a page another machine revalidated (a 304 where it had no copy) from the part that holds it, with the new schedule; a page of the round before that no one revalidated stays out', async () => {
+    const kept = { ...record('http://a.test/kept', '2026-12-01T09:00:00Z', 'kept'), fetchIntervalHours: 72, nextFetch: '2026-12-04T09:00:00.000Z' };
+    const gone = record('http://a.test/gone', '2026-12-01T09:00:00Z', 'gone');
+    const fresh = record('http://a.test/fresh', '2026-12-02T09:00:00Z', 'fresh');
+    const a = await sharedPart('a', [kept, gone], [['d', fresh.url, fresh, 'text/html', true], ['x', gone.url, 'failed']]);
+    const b = await sharedPart('b', [], [['x', kept.url, 'revalidated', { nextFetch: '2026-12-06T21:00:00.000Z', fetchIntervalHours: 108 }]]);
+    const into = join(dir, 'all');
+    const summary = await mergeRepositories(into, [a, b], (n) => notes.push(n));
+    expect(summary.documents).toBe(2);
+    expect((await indexOf(into)).map((r) => r.title)).toEqual(['fresh', 'kept']);
+    const merged: IndexRecord[] = [];
+    for await (const e of readJournal(join(into, '.tarantula', 'journal.jsonl'))) if (e[0] === 'd') merged.push(e[2]!);
+    expect(merged[1]).toEqual({ ...kept, fetchIntervalHours: 108, nextFetch: '2026-12-06T21:00:00.000Z' });
+    expect(await readFile(join(into, 'a.test/kept.html'), 'utf8')).toBe('<title>kept</title>');
+  });
+
   it('keeps each URL\'s newest record (the first part\'s on a tie), with its mirror file hard-linked, and sums the stats', async () => {
     const a = await part('a', [record('http://a.test/1', '2026-12-01T09:00:00Z', 'a1 old'), record('http://a.test/2', '2026-12-01T09:00:00Z', 'a2 tie'), record('http://a.test/3', '2026-12-01T09:00:00Z', 'a3')], { stats: { documents: 3, seconds: 5, completed: true } });
     const b = await part('b', [record('http://a.test/1', '2026-12-02T09:00:00Z', 'a1 new'), record('http://a.test/2', '2026-12-01T09:00:00Z', 'a2 tie, later part'), record('http://a.test/4', '2026-12-01T09:00:00Z', 'a4')], { stats: { documents: 3, seconds: 7, completed: true } });

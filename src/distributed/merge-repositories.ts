@@ -53,7 +53,8 @@ interface PartRecord {
 /**
  * `tarantula merge INTO REPOSITORY…` (SPEC §8): makes one repository of the repositories that the
  * machines of a shared crawl wrote. INTO gets `index.txt` with every URL once (of two records of a URL,
- * the one fetched last; the first part's on a tie), the mirror files of those records at the same
+ * the one fetched last; the first part's on a tie; a page that a machine of a shared crawl revalidated
+ * where it had no copy, the record of the part that holds it, with the new schedule), the mirror files of those records at the same
  * `localPath` (hard links where the file system allows, else copies), a journal of those records (what
  * `tarantula report` reads; marked complete), `stats.json` summing the parts', and the parts' WARC files
  * under `archive/PART/` with one sorted `index.cdxj` whose lines name them relative to INTO.
@@ -80,13 +81,16 @@ export async function mergeRepositories(into: string, partPaths: readonly string
 
   const newest = new NewestRecords();
   const mirrorFolders = parts.map(() => new Set<string>());
+  // Pages a machine revalidated (304) whose record and copy another machine holds, with their new schedule.
+  const revalidated = new Map<string, Schedule>();
   let offered = 0;
-  for (const [i, part] of parts.entries())
-    for await (const r of partRecords(part)) {
-      newest.offer(r.md5, r.time, i);
-      offered++;
-      mirrorFolders[i]!.add(r.record.localPath.split('/')[0]!);
-    }
+  for (const pass of [partRecords, previousRecords])
+    for (const [i, part] of parts.entries())
+      for await (const r of pass(part, revalidated)) {
+        newest.offer(r.md5, r.time, i);
+        offered++;
+        mirrorFolders[i]!.add(r.record.localPath.split('/')[0]!);
+      }
 
   await mkdir(join(target, STATE_DIR), { recursive: true });
   const store = new MirrorStore(target);
@@ -106,14 +110,15 @@ export async function mergeRepositories(into: string, partPaths: readonly string
   };
   try {
     journal.append(['start', new Date().toISOString()]);
-    for (const [i, part] of parts.entries())
-      for await (const { record, contentType, md5, time } of partRecords(part)) {
-        if (!newest.take(md5, time, i)) continue;
-        const merged = adopt(store, record, part.dir, mirror, note).then((localPath) => (localPath === record.localPath ? record : { ...record, localPath }));
-        merged.catch(() => undefined); // its failure is met where it is awaited, in turn
-        adopting.push({ merged, contentType });
-        if (adopting.length >= ADOPTING) await writeFirst();
-      }
+    for (const pass of [partRecords, previousRecords])
+      for (const [i, part] of parts.entries())
+        for await (const { record, contentType, md5, time } of pass(part, revalidated)) {
+          if (!newest.take(md5, time, i)) continue;
+          const merged = adopt(store, record, part.dir, mirror, note).then((localPath) => (localPath === record.localPath ? record : { ...record, localPath }));
+          merged.catch(() => undefined); // its failure is met where it is awaited, in turn
+          adopting.push({ merged, contentType });
+          if (adopting.length >= ADOPTING) await writeFirst();
+        }
     while (adopting.length > 0) await writeFirst();
     journal.append(['end', new Date().toISOString()]);
   } finally {
@@ -144,15 +149,37 @@ async function checkTarget(target: string, parts: readonly RepositoryPart[]): Pr
   if (entries.length > 0) throw exitWith(EXIT.badConfig, `${target} is not empty: merge into a new folder (a merge that was stopped leaves its folder so: remove it and merge again)`);
 }
 
-/** The indexed records of a part's journals, in journal order. */
-async function* partRecords(part: RepositoryPart): AsyncGenerator<PartRecord> {
+/** The schedule a revalidation gave a page. */
+type Schedule = Pick<IndexRecord, 'nextFetch' | 'fetchIntervalHours'>;
+
+/** The indexed records of a part's journals, in journal order; the pages it revalidated whose records are elsewhere go to `revalidated`. */
+async function* partRecords(part: RepositoryPart, revalidated: Map<string, Schedule>): AsyncGenerator<PartRecord> {
   for (const path of part.journals)
     for await (const e of readJournal(path)) {
+      if (e[0] === 'x' && e[2] === 'revalidated') revalidated.set(urlMd5(e[1]), e[3] ?? {});
       if (e[0] !== 'd' || e[2] === null || e[4] === false) continue;
-      const record = e[2];
-      const md5 = /^[0-9a-f]{32}$/.test(record.md5) ? record.md5 : urlMd5(record.url);
-      yield { record, contentType: e[3], md5, time: Date.parse(record.fetchedAt) };
+      yield partRecord(e[2], e[3]);
     }
+}
+
+/**
+ * The records of a shared crawl's part of the round before that a machine revalidated in this one
+ * (a 304 where no copy was), with the schedule the revalidation gave them: of its pages fetched in
+ * full or gone since, nothing.
+ */
+async function* previousRecords(part: RepositoryPart, revalidated: ReadonlyMap<string, Schedule>): AsyncGenerator<PartRecord> {
+  if (part.previous === undefined || revalidated.size === 0) return;
+  for await (const e of readJournal(part.previous)) {
+    if (e[0] !== 'd' || e[2] === null || e[4] === false) continue;
+    const r = partRecord(e[2], e[3]);
+    const schedule = revalidated.get(r.md5);
+    if (schedule !== undefined) yield { ...r, record: { ...r.record, ...schedule } };
+  }
+}
+
+function partRecord(record: IndexRecord, contentType: string | null): PartRecord {
+  const md5 = /^[0-9a-f]{32}$/.test(record.md5) ? record.md5 : urlMd5(record.url);
+  return { record, contentType, md5, time: Date.parse(record.fetchedAt) };
 }
 
 /** Takes a record's mirror file into INTO; returns its localPath there (unchanged when the file is missing). */

@@ -7,6 +7,9 @@ import { IndexWriter } from '../output/index-writer.js';
 import { STATE_DIR } from '../state/crawl-state.js';
 import { JournalWriter } from '../state/journal-writer.js';
 import { readJournal } from '../state/read-journal.js';
+import type { JournalEvent } from '../state/journal-events.js';
+import type { IndexRecord } from '../model/index-record.js';
+import { recordSchedule, type PageVisit } from '../model/page-visit.js';
 import { makeDirectory } from '../store/make-directory.js';
 import { previousRound, workerDir, workersDir } from './redis-frontier-url.js';
 
@@ -43,17 +46,24 @@ export async function mergeIndexParts(config: CrawlerConfig, stdout: Writable | 
   return written.size;
 }
 
+/** The crawl's last visits of pages (a shared crawl's recrawl schedule), in the order asked; undefined where it has none. */
+export type LastVisits = (records: readonly IndexRecord[]) => Promise<readonly (PageVisit | undefined)[]>;
+
+/** Records whose last visits are asked for at a time while folding. */
+const FOLD_BATCH = 512;
+
 /**
  * Makes this machine's workers ready for round `round` of the crawl: when their journals are of an
  * earlier round (which has completed since: a round begins only then), their documents are folded
  * into the machine's journal of the last completed round ({@link previousRound}; with what it held,
- * the newest record of each URL), and the workers start afresh, recrawling what it holds. The
- * round the journals belong to is kept in `workers/round`.
+ * the newest record of each URL), and the workers start afresh, recrawling what it holds. Each record
+ * takes the schedule of the page's last visit in the crawl (`visits`), whichever machine made it, so
+ * that a page is due when the crawl says. The round the journals belong to is kept in `workers/round`.
  *
  * @example
  * await foldCompletedRound('out', 2) //=> true: the workers recrawl what they fetched in round 1
  */
-export async function foldCompletedRound(repository: string, round: number): Promise<boolean> {
+export async function foldCompletedRound(repository: string, round: number, visits?: LastVisits): Promise<boolean> {
   const dir = workersDir(repository);
   const roundFile = join(dir, 'round');
   const had = Number(await readFile(roundFile, 'utf8').catch(() => '1'));
@@ -68,19 +78,35 @@ export async function foldCompletedRound(repository: string, round: number): Pro
   await makeDirectory(dir);
   const out = await JournalWriter.open(folded);
   const seeds = new Set<string>();
+  let documents: DocumentEvent[] = [];
+  const writeDocuments = async (): Promise<void> => {
+    const last = visits && documents.length > 0 ? await visits(documents.map((e) => e[2]!)) : [];
+    for (const [i, e] of documents.entries()) out.append(withSchedule(e, last[i]));
+    documents = [];
+  };
   at = 0;
   for (const source of sources)
     for await (const e of readJournal(source)) {
       at++;
-      if (e[0] === 'd' && newest.get(e[1]) === at) out.append(e);
-      else if (e[0] === 's' && !seeds.has(e[1])) out.append(e), seeds.add(e[1]);
+      if (e[0] === 'd' && newest.get(e[1]) === at) {
+        documents.push(e);
+        if (documents.length >= FOLD_BATCH) await writeDocuments();
+      } else if (e[0] === 's' && !seeds.has(e[1])) out.append(e), seeds.add(e[1]);
     }
+  await writeDocuments();
   out.append(['end', new Date().toISOString()]);
   await out.close();
   await rename(folded, previousRound(repository));
   for (const journal of journals) await rm(journal, { force: true });
   await writeFile(roundFile, `${round}\n`);
   return true;
+}
+
+type DocumentEvent = Extract<JournalEvent, readonly ['d', ...unknown[]]>;
+
+/** A document's line with the schedule of the page's last visit, when the crawl knows one. */
+function withSchedule(e: DocumentEvent, visit: PageVisit | undefined): DocumentEvent {
+  return visit === undefined || e[2] === null ? e : ['d', e[1], { ...e[2], ...recordSchedule(visit) }, e[3], e[4], e[5]];
 }
 
 type Stats = { [key: string]: unknown };

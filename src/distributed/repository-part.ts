@@ -4,7 +4,7 @@ import { EXIT, exitWith } from '../app/exit-status.js';
 import { STATE_DIR } from '../state/crawl-state.js';
 import { runningHolder } from '../state/repository-lock.js';
 import { workerSlots } from './merge-worker-parts.js';
-import { workerDir } from './redis-frontier-url.js';
+import { previousRound, workerDir } from './redis-frontier-url.js';
 
 /** A repository that a merge takes: the journals its index was made from, and its stats. */
 export interface RepositoryPart {
@@ -12,6 +12,11 @@ export interface RepositoryPart {
   readonly dir: string;
   /** Its workers' journals (a shared crawl), else its own (or the last completed crawl's). */
   readonly journals: readonly string[];
+  /**
+   * A shared crawl's part: the journal of the last round its machine completed before (what its
+   * workers revalidated), where the records of pages another machine revalidated this round are.
+   */
+  readonly previous?: string;
   readonly stats: string;
   /** What stats.json says: false when its crawl was stopped before it completed. */
   readonly completed: boolean;
@@ -39,6 +44,7 @@ export async function openPart(dir: string): Promise<RepositoryPart> {
   // journal.jsonl, or previous.jsonl when a recrawl has not begun one (what report reads too).
   const journals = workers.length > 0 ? await existing(workers) : (await existing(own)).slice(0, 1);
   if (journals.length === 0) throw exitWith(EXIT.badConfig, `${dir} is not a tarantula repository: no crawl journal in ${STATE_DIR}/`);
+  const [previous] = workers.length > 0 ? await existing([previousRound(dir)]) : [];
   const stats = join(dir, 'stats.json');
   let summary: unknown;
   try {
@@ -47,7 +53,7 @@ export async function openPart(dir: string): Promise<RepositoryPart> {
     const missing = (err as NodeJS.ErrnoException).code === 'ENOENT';
     throw exitWith(EXIT.cannotRun, missing ? `${dir} has no stats.json: its crawl was killed before it ended; run its command again (it resumes), then merge` : `${stats} is not the stats of a crawl: ${(err as Error).message}`);
   }
-  return { dir, journals, stats, completed: (summary as { completed?: unknown } | null)?.completed !== false };
+  return { dir, journals, ...(previous !== undefined ? { previous } : {}), stats, completed: (summary as { completed?: unknown } | null)?.completed !== false };
 }
 
 /** One WARC file of a part with its CDXJ beside it; `path` is relative to the part. */

@@ -15,6 +15,7 @@ import { followVerbs } from './crawl-control.js';
 import { completeRound, currentRound, roundCrawlId } from './crawl-round.js';
 import { openCrawlShards } from './crawl-shards.js';
 import { crawlIdOf, previousRound, workerDir } from './redis-frontier-url.js';
+import { RecrawlVisits } from './recrawl-visits.js';
 import { SharedFrontier } from './shared-frontier.js';
 import { sharedRobotsFetch } from './shared-robots.js';
 
@@ -43,10 +44,11 @@ export async function runWorker(shared: CrawlerConfig, log: CrawlLogger, slot: n
   let frontierOfWorker: SharedFrontier | undefined;
   try {
     const round = await currentRound(redis, crawlId);
-    // A round's keys are its own; robots.txt answers are the crawl's, kept across rounds.
-    const [shards, robotsShards] = await Promise.all([openCrawlShards(connection, roundCrawlId(crawlId, round)), openCrawlShards(connection, crawlId)]).catch((err: unknown) => {
+    // A round's keys are its own; robots.txt answers and the recrawl schedule are the crawl's, kept across rounds.
+    const [shards, crawlWide] = await Promise.all([openCrawlShards(connection, roundCrawlId(crawlId, round)), openCrawlShards(connection, crawlId)]).catch((err: unknown) => {
       throw exitWith(EXIT.cannotRun, `cannot read the crawl's shards at the Redis frontier at ${withoutPassword(config.frontier)}: ${(err as Error).message}`);
     });
+    const visits = new RecrawlVisits(redis, crawlWide, withoutSessionIds);
     const { exitCode, completed } = await runCrawl(config, log, {
       ...commandLine(),
       serve: async (live) => {
@@ -81,10 +83,13 @@ export async function runWorker(shared: CrawlerConfig, log: CrawlLogger, slot: n
             reapDelayMs: config.minDelayMs,
             canonical: withoutSessionIds,
             durable: () => journal.flush(),
+            visits,
+            loadVisits: round > 1,
             onError: (err) => failure.next(err),
           })),
         pipeline,
-        robotsFetch: (fetch) => sharedRobotsFetch(redis, robotsShards, config.robotsTtlMs, fetch),
+        visitOf: (url) => visits.visitOf(url),
+        robotsFetch: (fetch) => sharedRobotsFetch(redis, crawlWide, config.robotsTtlMs, fetch),
         failure,
         close: async () => {
           await frontierOfWorker?.close();

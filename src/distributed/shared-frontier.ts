@@ -1,10 +1,12 @@
 import type { CrawlRequest } from '../model/crawl-request.js';
 import type { RequestEnd } from '../model/request-end.js';
+import { visitOf } from '../model/page-visit.js';
 import { hostFrontier, type DelayPolicy, type Frontier } from '../frontier/host-frontier.js';
 import { crawlRequestCodec } from '../frontier/request-codec.js';
 import { fingerprintOf } from '../frontier/seen-set.js';
 import type { FrontierRedis } from './connect-frontier.js';
 import type { CrawlShards } from './crawl-shards.js';
+import type { RecrawlVisits } from './recrawl-visits.js';
 import { ShardedSync } from './sharded-sync.js';
 import type { Admit, SyncReply } from './sync-script.js';
 
@@ -35,6 +37,13 @@ export interface SharedFrontierOptions {
    * reaches Redis only after its record, so a killed worker never loses a page Redis counts as done.
    */
   readonly durable: () => Promise<void>;
+  /**
+   * The crawl's recrawl schedule in Redis: the visit of each page ended here is saved before its end
+   * reaches Redis, and with `loadVisits` (a recrawl round) the visits of the requests taken are read
+   * before they may start.
+   */
+  readonly visits?: RecrawlVisits;
+  readonly loadVisits?: boolean;
   /** Redis failed: the worker must stop; what it holds comes back when its leases run out. */
   readonly onError: (err: Error) => void;
 }
@@ -231,6 +240,7 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
       this.forget(req.host, h);
     }
     if (end.kind !== 'again') {
+      if (this.opts.visits) this.opts.visits.ended(req, end.kind !== 'document' ? undefined : end.visit ?? (end.record && visitOf(end.record)));
       const blob = this.blobs.get(req.url);
       this.blobs.delete(req.url);
       if (blob) this.ends.push({ host: req.host, blob, kind: end.kind === 'document' ? 'd' : 'x' });
@@ -383,6 +393,8 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
       // Everything is decided above, in one go: what ends meanwhile waits for the next sync, and no
       // host goes back with an end not told. The ends told wait for their records to be written.
       if (ends.length > 0) await o.durable();
+      // Then the visits of the pages ended, before Redis counts them done.
+      await o.visits?.flush();
       reply = await this.redisSync.sync(request);
     } catch (err) {
       // Unsent, so still owed: a final sync (or the leases running out) carries them.
@@ -392,6 +404,9 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
       this.permits += idle ? sentPermits : 0;
       throw err;
     }
+    // The requests taken wait for their last visits (a conditional request needs them); should Redis
+    // fail now, they come back to the shared queues when their leases run out.
+    if (o.loadVisits && reply.taken.length > 0) await o.visits?.loadTaken(reply.taken);
     // Every held host was renewed (or newly leased) no earlier than `now`: a request started later than
     // two thirds into that lease still ends, as a rule, before another worker may take the host.
     if (renewing) {

@@ -3,18 +3,22 @@ import { rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import type { CrawlerConfig } from '../model/config.js';
+import type { IndexRecord } from '../model/index-record.js';
 import { EXIT, exitWith } from '../app/exit-status.js';
 import { holdRepository } from '../app/hold-repository.js';
 import type { RunState } from '../app/live-crawl.js';
 import type { CrawlLogger } from '../log/create-logger.js';
 import { MIRROR_TEMP_DIR } from '../store/mirror-store.js';
 import { clearVerbs, crawlState, postSeeds, postVerb, type CrawlVerb } from './crawl-control.js';
-import { beginRound, roundCrawlId } from './crawl-round.js';
+import { beginRound, dropOldRounds, roundCrawlId } from './crawl-round.js';
 import { foldCompletedRound, mergeIndexParts, sumWorkerStats } from './merge-worker-parts.js';
 import { passwordsHidden, withoutPassword } from '../config/without-password.js';
 import { connectFrontier, type FrontierConnection } from './connect-frontier.js';
 import { openCrawlShards } from './crawl-shards.js';
 import { crawlIdOf } from './redis-frontier-url.js';
+import { hostKey } from '../url/url-parts.js';
+import { withoutSessionIds } from '../url/query-params.js';
+import { RecrawlVisits } from './recrawl-visits.js';
 import { relayLines } from './relay-lines.js';
 import { WORKER_ARGV_ENV, WORKER_SLOT_ENV } from './worker-env.js';
 
@@ -68,16 +72,25 @@ async function supervise(config: CrawlerConfig, log: CrawlLogger, argv: readonly
   const crawlId = crawlIdOf(config);
   let round: number;
   let shards: number;
+  let visits: RecrawlVisits | undefined;
   try {
     // Run again after the crawl completed, the command recrawls it: a new round, begun once for every machine.
     round = await beginRound(redis, crawlId);
     shards = (await openCrawlShards(connection, roundCrawlId(crawlId, round))).prefixes.length;
+    // A recrawl reads the crawl's schedule, kept in the shards of its first round.
+    if (round > 1) visits = new RecrawlVisits(redis, await openCrawlShards(connection, crawlId), withoutSessionIds);
     // A run after a POST /stop (or a pause) starts running.
     await clearVerbs(redis, crawlId);
   } catch (err) {
     throw exitWith(EXIT.cannotRun, `cannot begin the crawl's round at the Redis frontier at ${withoutPassword(config.frontier!)}: ${(err as Error).message}`);
   }
-  const recrawl = await foldCompletedRound(config.repository, round);
+  // What no round reads any more goes; a Redis that fails here still serves the round.
+  if (round > 1) await dropOldRounds(connection, crawlId, round).catch((err: unknown) => log.warn({ err }, 'cannot unlink the keys of the earlier rounds; the next round tries again'));
+  const lastVisits = visits && ((records: readonly IndexRecord[]) =>
+    visits.read(records.map((r) => ({ url: r.url, host: hostKey(r.url) }))).catch((err: unknown) => {
+      throw exitWith(EXIT.cannotRun, `cannot read the crawl's recrawl schedule at the Redis frontier at ${withoutPassword(config.frontier!)}: ${(err as Error).message}`);
+    }));
+  const recrawl = await foldCompletedRound(config.repository, round, lastVisits);
   const workers = new Map<number, string>();
   const closeServer = await serve?.({
     config, log, workers,

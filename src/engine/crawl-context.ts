@@ -15,6 +15,7 @@ import type { CrawlLogger } from '../log/create-logger.js';
 import type { CrawlerConfig } from '../model/config.js';
 import type { CrawlRequest } from '../model/crawl-request.js';
 import type { FetchResponse } from '../model/fetch-response.js';
+import type { PageVisit } from '../model/page-visit.js';
 import type { DropReport } from '../model/filter-reason.js';
 import { RobotsCache } from '../robots/robots-cache.js';
 import { productToken } from '../robots/robots-txt.js';
@@ -91,6 +92,11 @@ export interface CrawlContext {
   readonly state: CrawlState;
   /** When each page is next due (recrawl-policy), on the crawl's clock. */
   readonly schedule: RecrawlSchedule;
+  /**
+   * A worker of a shared crawl: the last visit of each page it took from Redis (the crawl's recrawl
+   * schedule), whichever machine made it; it comes before the last crawl's record of the page here.
+   */
+  readonly visits: ((url: string) => PageVisit | undefined) | undefined;
   /** The input files of `-i FILE`, opened, not read yet: `seedsOf` streams their seeds into the crawl. */
   readonly inputs: readonly SeedInput[];
   readonly admission: Admission;
@@ -109,6 +115,8 @@ export interface CrawlContext {
 export interface SharedParts {
   /** The shared frontier, applying `politeness` to the hosts it holds; it tells Redis of an end only once `journal` holds its record. */
   frontier(politeness: DelayPolicy, journal: JournalWriter): Frontier<CrawlRequest>;
+  /** The last visit of a page the frontier took, as the crawl keeps it in Redis (undefined: none, a new page). */
+  visitOf(url: string): PageVisit | undefined;
   /** robots.txt fetched through the shared cache. */
   robotsFetch(fetch: (url: string) => Promise<FetchResponse>): (url: string) => Promise<FetchResponse>;
 }
@@ -148,7 +156,9 @@ export function startedSet(config: CrawlerConfig): SeenSet | undefined {
  * crawl(defaultSpec(ctx)).subscribe();
  */
 export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen: SeenSet, state: CrawlState, options: CrawlContextOptions = {}): CrawlContext {
-  const stats = new CrawlStats((url) => state.known.get(url)?.record);
+  const { shared } = options;
+  const visits = shared && ((url: string) => shared.visitOf(url));
+  const stats = new CrawlStats((url) => visits?.(url) ?? state.known.get(url)?.record);
   const fetcher = createFetcher(config, log, options);
   const robots = new RobotsCache({
     // A worker of a shared crawl reads robots.txt through the shared cache first.
@@ -229,6 +239,7 @@ export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen
       maxIntervalHours: config.maxIntervalHours,
       now: options.now ?? Date.now,
     }),
+    visits,
     inputs: options.inputs ?? [],
     admission: {
       seen,

@@ -19,6 +19,7 @@ import { robotsAllowed } from '../stages/robots-allowed.js';
 import { describeAndStore } from '../stages/describe-and-store.js';
 import type { PreviousCopy } from '../stages/store-document.js';
 import { scheduleRecrawl } from '../stages/schedule-recrawl.js';
+import { skipNotDue } from '../stages/skip-not-due.js';
 import { trapLimits } from '../stages/trap-limits.js';
 import { inputSeeds } from '../input/input-seeds.js';
 import type { CrawlContext } from './crawl-context.js';
@@ -58,10 +59,16 @@ export function seedsOf(ctx: CrawlContext): Observable<Candidate> {
   );
 }
 
-/** If-Modified-Since / If-None-Match for a page the last crawl stored (its Last-Modified, else its server Date). */
+/**
+ * If-Modified-Since / If-None-Match for a page visited before: from its last visit that a shared
+ * crawl keeps in Redis, else from the copy the last crawl stored (its Last-Modified, else its server Date).
+ */
 function validatorsOf(ctx: CrawlContext): ((req: CrawlRequest) => Validators | undefined) | undefined {
-  if (ctx.state.known.size === 0) return undefined;
+  const { visits } = ctx;
+  if (ctx.state.known.size === 0 && visits === undefined) return undefined;
   return (req) => {
+    const visit = visits?.(req.url);
+    if (visit) return { etag: visit.etag, lastModified: visit.lastModified };
     const page = ctx.state.known.get(req.url);
     return page && { etag: page.record.etag, lastModified: page.record.lastModified ?? page.record.serverDate };
   };
@@ -73,13 +80,13 @@ function previousCopy(ctx: CrawlContext): PreviousCopy | undefined {
   return (url) => ctx.state.known.get(url)?.record.localPath;
 }
 
-/** The WARC hook of the fetch: a 304 refers back to the capture of the last crawl. */
-function archiveHook(ctx: CrawlContext): ((req: CrawlRequest, res: FetchResponse) => Promise<void>) | undefined {
+/** The WARC hook of the fetch: a 304 refers back to the capture of the last crawl; a rendered DOM follows its response. */
+function archiveHook(ctx: CrawlContext): ((req: CrawlRequest, res: FetchResponse, rendered?: Buffer) => Promise<void>) | undefined {
   const archive = ctx.fetcher.archive;
   if (archive === undefined) return undefined;
-  return (req, res) => {
+  return (req, res, rendered) => {
     const page = res.status === 304 ? ctx.state.known.get(req.url) : undefined;
-    return archive.record(req.url, res, page && { url: req.url, date: warcDate(Date.parse(page.record.fetchedAt)) });
+    return archive.record(req.url, res, page && { url: req.url, date: warcDate(Date.parse(page.record.fetchedAt)) }, rendered);
   };
 }
 
@@ -171,7 +178,8 @@ export function defaultUnit(ctx: CrawlContext, release?: Release, stages: UnitSt
   const docs = ctx.documents;
   // Built once: the unit is applied to every request, its stages need not be made again each time.
   return pipe(
-    chain(stages.beforeFetch),
+    // A shared adaptive recrawl: a link to a page another machine keeps without a request (one pipe: rxjs types nine operators at most).
+    pipe(chain(stages.beforeFetch), ctx.visits && ctx.schedule.adaptive ? skipNotDue(ctx.visits, ctx.schedule) : identity),
     obeyRobots({ robots, politeness, userAgent: c.userAgent, maxRetries: c.maxRetries, maxCrawlDelayMs: c.maxCrawlDelayMs, signal: options.signal, sitemaps: c.sitemaps }),
     fetchPage({
       ...options, politeness, maxRetries: c.maxRetries, maxRedirects: c.maxRedirects, validatorsOf: validatorsOf(ctx),
@@ -180,11 +188,11 @@ export function defaultUnit(ctx: CrawlContext, release?: Release, stages: UnitSt
       render: renderHook(ctx),
     }),
     readSitemaps(),
-    reuseStored(ctx.state.known, docs.store),
+    reuseStored(ctx.state.known, docs.store, ctx.visits),
     chain(stages.afterFetch),
     describeAndStore(docs.pool, docs.contentSeen, ctx.admission.report, docs.near, previousCopy(ctx)),
     // Under the fixed policy every page is due at every recrawl: nothing to schedule.
-    ctx.schedule.adaptive ? scheduleRecrawl(ctx.schedule, ctx.state.known) : identity,
+    ctx.schedule.adaptive ? scheduleRecrawl(ctx.schedule, ctx.state.known, ctx.visits) : identity,
     chain(stages.afterParse),
   );
 }

@@ -63,6 +63,17 @@ export interface Frontier<R extends { readonly host: string }> {
    * other workers (`max-page-number`) is reached. The crawl loop then completes when nothing is in flight.
    */
   readonly exhausted?: boolean;
+  /**
+   * Takes one of `host`'s slots for a request made beside the frontier (a rendered page's request to
+   * another host), as `pull` would for one of its own: 0 once taken, else the milliseconds to wait
+   * before asking again. Until it is taken, the host's own requests wait: the next free slot is the
+   * borrower's. Give it back with {@link giveBack}. Absent when the frontier lends no slots.
+   */
+  borrow?(host: string, now: number): number;
+  /** A borrowed slot is free again, and `host` may be contacted after its politeness delay. */
+  giveBack?(host: string, now: number): void;
+  /** The borrower of a slot of `host` that was not taken yet no longer wants it: the host's own requests go on. */
+  forgo?(host: string): void;
 }
 
 class HostQueue<R> implements HeapSlot {
@@ -82,6 +93,8 @@ class HostQueue<R> implements HeapSlot {
    */
   nextSeq = 0;
   inFlight = 0;
+  /** Set while a request beside the frontier waits for a slot: the host's own requests wait behind it. */
+  borrowing = false;
   /** Times from which each free slot may be used again. */
   readonly free: number[];
 
@@ -103,6 +116,9 @@ class HostQueue<R> implements HeapSlot {
 }
 
 const SWEEP_EVERY = 1024;
+
+/** How soon a borrower asks again for a slot of a host whose slots are all taken. */
+const BORROW_RETRY_MS = 20;
 
 /**
  * The Mercator URL frontier: one back queue per host (holding front queues per priority level when
@@ -220,6 +236,41 @@ class HostFrontier<R extends { readonly host: string }> implements Frontier<R> {
     return this.waiting.peek()?.readyAt();
   }
 
+  borrow(name: string, now: number): number {
+    let host = this.hostQueues.get(name);
+    if (host === undefined) {
+      host = new HostQueue<R>(name, this.slots, this.makeQueue);
+      this.hostQueues.set(name, host);
+    }
+    const readyAt = host.readyAt();
+    if (readyAt > now) {
+      host.borrowing = true;
+      this.place(host);
+      // No slot free at all: one frees when a request of the host ends, at a time not known yet.
+      return readyAt === Infinity ? BORROW_RETRY_MS : readyAt - now;
+    }
+    host.borrowing = false;
+    this.takeSlot(host, now);
+    host.inFlight++;
+    this.place(host);
+    return 0;
+  }
+
+  forgo(name: string): void {
+    const host = this.hostQueues.get(name);
+    if (host === undefined || !host.borrowing) return;
+    host.borrowing = false;
+    this.place(host);
+  }
+
+  giveBack(name: string, now: number): void {
+    const host = this.hostQueues.get(name);
+    if (host === undefined) return;
+    host.inFlight--;
+    host.free.push(now + Math.max(0, this.opts.politeness.delayMs(name)));
+    this.place(host);
+  }
+
   *pending(): IterableIterator<R> {
     for (const host of this.hostQueues.values()) yield* host.queue.requests();
   }
@@ -246,7 +297,7 @@ class HostFrontier<R extends { readonly host: string }> implements Frontier<R> {
 
   /** Puts a host in the waiting heap when it has work and a free slot, else in no heap. */
   private place(host: HostQueue<R>): void {
-    const wanted = host.queue.size > 0 && host.free.length > 0;
+    const wanted = host.queue.size > 0 && host.free.length > 0 && !host.borrowing;
     if (!wanted) {
       this.waiting.remove(host);
       this.ready.remove(host);

@@ -105,8 +105,10 @@ export interface CrawlerConfig {
   readonly requestsInFlight: number;
   /** `document-threads`: worker threads that parse and store documents; 0 = one fewer than the cores, 1 to 4. */
   readonly documentThreads: number;
-  /** `render`: never, only pages whose fetched HTML is an app shell (auto), or every HTML page. */
+  /** `render`: never, app shells and the pages of hosts learned to need it (auto), or every HTML page. */
   readonly render: RenderMode;
+  /** `render-third-party`: the browser may fetch from hosts other than the page's. */
+  readonly renderThirdParty: boolean;
   /** `render-threads`: browser pages at once. */
   readonly renderThreads: number;
   /** `render-timeout`: the longest one page's render may take. */

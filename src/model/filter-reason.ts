@@ -17,6 +17,7 @@
  * - `crawl-delay`: the host's robots.txt Crawl-delay is above `max-crawl-delay`, so the host is skipped.
  * - `nofollow`: the page (or the link) said nofollow.
  * - `too-many-links`: its page had more than `max-links-per-page` links before it.
+ * - `not-due`: a shared crawl's adaptive recrawl found a link to a page not due yet (its machine keeps it without a request).
  */
 export type FilterReason = (typeof FILTER_REASONS)[number];
 
@@ -44,6 +45,7 @@ export const FILTER_REASONS = [
   'crawl-delay',
   'nofollow',
   'too-many-links',
+  'not-due',
 ] as const;
 
 /**

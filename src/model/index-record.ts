@@ -38,5 +38,7 @@ export interface IndexRecord {
   readonly truncated?: boolean;
   /** The `<lastmod>` of the sitemap that listed the URL (SPEC §9). */
   readonly sitemapLastmod?: string;
+  /** Where the DOM a browser rendered from the page is stored, relative to the repository (`render`). */
+  readonly renderedPath?: string;
   readonly links: readonly IndexLink[];
 }

@@ -2,6 +2,7 @@ import type { Candidate, CrawlRequest } from './crawl-request.js';
 import type { FetchResponse } from './fetch-response.js';
 import type { IndexRecord } from './index-record.js';
 import type { FilterReason } from './filter-reason.js';
+import type { PageVisit } from './page-visit.js';
 
 /** A response on its way through the unit, before it becomes an {@link Outcome}. */
 export interface Fetched {
@@ -65,6 +66,12 @@ export type Outcome =
       readonly durationMs: number;
       readonly links: readonly Candidate[];
     }
+  /**
+   * A shared crawl's recrawl: a 304 for a page whose stored copy and record are in another repository
+   * of the crawl (another machine fetched it last). Unchanged; `visit` is its visit now, with its next
+   * schedule. It ends the request as a document does; its record is the earlier one, where it is.
+   */
+  | { readonly kind: 'revalidated'; readonly req: CrawlRequest; readonly status: number; readonly visit: PageVisit }
   | { readonly kind: 'redirect'; readonly req: CrawlRequest; readonly status: number; readonly location: string; readonly links: readonly Candidate[] }
   | { readonly kind: 'retry'; readonly req: CrawlRequest; readonly retry: CrawlRequest; readonly code: string; readonly message: string }
   /**

@@ -1,5 +1,7 @@
 import type { CrawlRequest } from './crawl-request.js';
 import type { Outcome } from './outcome.js';
+import type { IndexRecord } from './index-record.js';
+import type { PageVisit } from './page-visit.js';
 
 /**
  * How a request left the unit, the one answer the crawl loop, the frontier (in-process or shared)
@@ -7,7 +9,11 @@ import type { Outcome } from './outcome.js';
  * one, or not ended at all and put back at the head of its host's queue, still pending.
  */
 export type RequestEnd<R = CrawlRequest> =
-  | { readonly kind: 'document' }
+  /**
+   * What the next recrawl of the page needs, for a frontier that keeps the recrawl schedule: the
+   * document's `record`, or the `visit` of a revalidation whose record is elsewhere (a shared crawl).
+   */
+  | { readonly kind: 'document'; readonly record?: IndexRecord; readonly visit?: PageVisit }
   | { readonly kind: 'done' }
   /** `next` takes its place at the head of its host's queue: a retry, or the same request again. */
   | { readonly kind: 'again'; readonly next: R };
@@ -28,7 +34,9 @@ export const ENDED: RequestEnd<never> = { kind: 'done' };
 export function endOf(out: Outcome): RequestEnd {
   switch (out.kind) {
     case 'document':
-      return ENDED_WITH_DOCUMENT;
+      return { kind: 'document', record: out.record };
+    case 'revalidated':
+      return { kind: 'document', visit: out.visit };
     case 'redirect':
     case 'skipped':
     case 'sitemap':

@@ -6,7 +6,8 @@ const link = (l: IndexLink): IndexLink => ({ url: l.url, text: l.text });
 /**
  * One record as a line of JSON (SPEC §6), the fields in the SPEC's order, `null` where the seed
  * format has `-`; then `simhash` and `nearDuplicateOf` for HTML documents and `nextFetch` (SPEC §10)
- * when the record has them, `truncated` only when true, `sitemapLastmod` only when a sitemap gave one.
+ * when the record has them, `truncated` only when true, `sitemapLastmod` only when a sitemap gave one,
+ * `renderedPath` only for a page rendered in a browser.
  * Control characters are escaped (`\u009b`, `\u202e`, ...), so that the line shows nothing raw at a
  * terminal, and U+2028/U+2029 too, because some line readers take them for line breaks ({@link escapeControls}).
  *
@@ -43,5 +44,6 @@ export function formatJsonl(rec: IndexRecord): string {
   if (rec.nextFetch !== undefined) out.nextFetch = rec.nextFetch;
   if (rec.truncated === true) out.truncated = true;
   if (rec.sitemapLastmod !== undefined) out.sitemapLastmod = rec.sitemapLastmod;
+  if (rec.renderedPath !== undefined) out.renderedPath = rec.renderedPath;
   return escapeControls(JSON.stringify(out)) + '\n';
 }

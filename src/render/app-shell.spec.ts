@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isAppShell } from './app-shell.js';
+import { isAppShell, scriptsMayWrite } from './app-shell.js';
 
 const page = (html: string): Buffer => Buffer.from(html);
 
@@ -18,5 +18,19 @@ describe('isAppShell', () => {
   it('does not count the text inside scripts, styles and comments', () => {
     const big = 'x'.repeat(5000);
     expect(isAppShell(page(`<style>${big}</style><!-- ${big} --><script>var s = "${big}";</script><div id=app></div>`))).toBe(true);
+  });
+});
+
+describe('scriptsMayWrite', () => {
+  it('takes a script from a URL, or an inline one that fetches or writes the page, for one that may add links', () => {
+    expect(scriptsMayWrite(page('<p>Text</p><script src="/app.js"></script>'))).toBe(true);
+    expect(scriptsMayWrite(page('<p>Text</p><script>fetch("/api").then((r) => r.json())</script>'))).toBe(true);
+    expect(scriptsMayWrite(page('<p>Text</p><script>document.body.appendChild(a)</script>'))).toBe(true);
+  });
+
+  it('takes a page without scripts, or whose scripts only set variables, for static', () => {
+    expect(scriptsMayWrite(page('<p>Text</p><a href="/x">x</a>'))).toBe(false);
+    expect(scriptsMayWrite(page('<p>Text</p><script>window.dataLayer = []; /* <a href="/n.html">n</a> */</script>'))).toBe(false);
+    expect(scriptsMayWrite(page('<script type="application/ld+json">{"@type": "Article"}</script><p>Text</p>'))).toBe(false);
   });
 });

@@ -7,6 +7,8 @@ import { readLinkGraph } from '../pagerank/read-link-graph.js';
 import { STATE_DIR } from '../state/crawl-state.js';
 import { readJournal } from '../state/read-journal.js';
 import { runningHolder } from '../state/repository-lock.js';
+import { workerSlots } from '../distributed/merge-worker-parts.js';
+import { previousRound, workerDir } from '../distributed/redis-frontier-url.js';
 import type { Interval, Row } from './svg-charts.js';
 
 /** Intervals of the pages-over-time chart, at most; fewer for a small crawl, so that each holds a few pages. */
@@ -49,19 +51,20 @@ export class NoCrawlError extends Error {
  */
 export async function readReportData(repository: string): Promise<ReportData> {
   const summary = await readSummary(repository);
-  const journal = await findJournal(repository);
+  const journals = await findJournals(repository);
   const times: number[] = [];
   const depth: number[] = [];
   const durations = new Array<number>(DURATION_BOUNDS.length + 1).fill(0);
-  for await (const e of readJournal(journal)) {
-    if (e[0] !== 'd' || e[2] === null) continue;
-    const rec = e[2];
-    const at = Date.parse(rec.fetchedAt);
-    if (Number.isFinite(at)) times.push(at);
-    depth[rec.depth] = (depth[rec.depth] ?? 0) + 1;
-    const range = DURATION_BOUNDS.findIndex((bound) => rec.durationMs < bound);
-    durations[range < 0 ? DURATION_BOUNDS.length : range]! += 1;
-  }
+  for (const journal of journals)
+    for await (const e of readJournal(journal)) {
+      if (e[0] !== 'd' || e[2] === null) continue;
+      const rec = e[2];
+      const at = Date.parse(rec.fetchedAt);
+      if (Number.isFinite(at)) times.push(at);
+      depth[rec.depth] = (depth[rec.depth] ?? 0) + 1;
+      const range = DURATION_BOUNDS.findIndex((bound) => rec.durationMs < bound);
+      durations[range < 0 ? DURATION_BOUNDS.length : range]! += 1;
+    }
   const { rate, spanSeconds } = rateOverTime(times);
   return {
     repository,
@@ -104,11 +107,19 @@ async function readSummary(repository: string): Promise<ReportData['summary']> {
   return value as ReportData['summary'];
 }
 
-async function findJournal(repository: string): Promise<string> {
-  for (const name of ['journal.jsonl', 'previous.jsonl']) {
-    const path = join(repository, STATE_DIR, name);
-    if (await stat(path).then((s) => s.isFile(), () => false)) return path;
-  }
+/**
+ * The journals of the repository's last crawl: its own (`journal.jsonl`, or `previous.jsonl` when a
+ * recrawl has not yet begun one), or for a machine's repository of a shared crawl, its workers'
+ * (or the round they last completed, folded, when none has begun its own).
+ */
+async function findJournals(repository: string): Promise<string[]> {
+  const isFile = (path: string): Promise<boolean> => stat(path).then((s) => s.isFile(), () => false);
+  const workers = (await workerSlots(repository)).map((slot) => join(workerDir(repository, slot), STATE_DIR, 'journal.jsonl'));
+  const found: string[] = [];
+  for (const path of workers) if (await isFile(path)) found.push(path);
+  if (found.length > 0) return found;
+  const own = [join(repository, STATE_DIR, 'journal.jsonl'), join(repository, STATE_DIR, 'previous.jsonl'), previousRound(repository)];
+  for (const path of own) if (await isFile(path)) return [path];
   throw new NoCrawlError(`${repository} has stats.json but no ${STATE_DIR}/journal.jsonl: it is not a repository tarantula crawled`);
 }
 

@@ -43,9 +43,10 @@ interface Entry {
  * redirects followed up to 5 hops, 4xx = allow all, 5xx or network failure = disallow all, cached for
  * `robots-ttl`. The rules of the most recent origins are kept compiled, those of the origins before
  * them compact, and the oldest beyond that are forgotten: a broad crawl's hosts cost a few bytes
- * each while the crawl is elsewhere, and none is fetched twice within its `robots-ttl`. A 429 is taken as a server error, as Google does: a server that asks us to slow down
- * on robots.txt is not one to crawl unrestrained. `peek` answers synchronously from the cache so admission can drop disallowed URLs
- * before they take a fetch slot.
+ * each while the crawl is elsewhere, and none is fetched twice within its `robots-ttl`. A 429 is
+ * taken as a server error, as Google does: a server that asks us to slow down on robots.txt is not
+ * one to crawl unrestrained. `peek` answers synchronously from the cache so admission can drop
+ * disallowed URLs before they take a fetch slot.
  *
  * @example
  * const verdict = await robots.get('http://www.a.test');

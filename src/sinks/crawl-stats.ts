@@ -1,4 +1,5 @@
 import type { IndexRecord } from '../model/index-record.js';
+import type { PageVisit } from '../model/page-visit.js';
 import type { Outcome } from '../model/outcome.js';
 import { isUnchanged } from '../state/recrawl-schedule.js';
 
@@ -59,7 +60,7 @@ export class CrawlStats {
   private durationSumMs = 0;
 
   /** `previous` gives the last crawl's record of a page, to sort a recrawl's documents into new / changed / unchanged / gone. */
-  constructor(private readonly previous: (url: string) => IndexRecord | undefined = () => undefined) {}
+  constructor(private readonly previous: (url: string) => Pick<PageVisit, 'contentMd5'> | undefined = () => undefined) {}
 
   /** Counts one outcome. */
   record(out: Outcome): void {
@@ -76,6 +77,13 @@ export class CrawlStats {
         bump(this.byHost, out.req.host);
         this.timed(out.durationMs);
         this.countRecrawl(out.record, out.req.url, out.unchanged);
+        break;
+      case 'revalidated':
+        // A page answered 304, as a recrawl's kept document is counted; its record is in another repository.
+        this.documents++;
+        bump(this.byStatus, String(out.status));
+        bump(this.byHost, out.req.host);
+        this.recrawl.unchanged++;
         break;
       case 'redirect':
         this.redirects++;

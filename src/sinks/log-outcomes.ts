@@ -44,6 +44,9 @@ export function logOutcomes(log: CrawlLogger): MonoTypeOperatorFunction<Outcome>
           if (debug) log.debug({ url: out.req.url, status: out.status }, 'no sitemap');
         } else if (pages) log.page({ url: out.req.url, status: out.status, urls: out.urls, sitemaps: out.sitemaps, ...(out.cut ? { cut: out.cut } : {}) }, 'sitemap read');
         break;
+      case 'revalidated':
+        if (pages) log.page({ url: out.req.url, status: out.status, depth: out.req.depth }, 'unchanged; its stored copy is in another repository of the crawl');
+        break;
       case 'redirect':
         if (debug) log.debug({ url: out.req.url, status: out.status, location: out.location }, 'redirect');
         break;

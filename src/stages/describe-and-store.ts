@@ -34,7 +34,7 @@ export function describeAndStore(
       for (const [reason, url] of result.dropped) report(reason, url);
       const doc = documentInfo(req, result.description, contentSeen, near);
       const localPath = kept?.localPath ?? result.localPath!;
-      return toDocument({ kind: 'parsed', req, response, doc, ...(kept ? { kept } : {}) }, localPath, bytes);
+      return toDocument({ kind: 'parsed', req, response, doc, ...(kept ? { kept } : {}) }, localPath, bytes, result.renderedPath);
     });
   });
 }

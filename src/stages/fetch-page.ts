@@ -20,8 +20,8 @@ export interface FetchPageOptions extends FetchOptions {
   readonly validatorsOf?: (req: CrawlRequest) => Validators | undefined;
   /** Told when the HTTP exchange is over, before parsing: politeness counts from there (the host is free). */
   readonly fetched?: (req: CrawlRequest) => void;
-  /** Archives every response (a WARC); the request is done only once it has resolved. */
-  readonly archive?: (req: CrawlRequest, response: FetchResponse) => Promise<void>;
+  /** Archives every response (a WARC), and the DOM a browser rendered from it; the request is done only once it has resolved. */
+  readonly archive?: (req: CrawlRequest, response: FetchResponse, rendered?: Buffer) => Promise<void>;
   /**
    * Renders a fetched page in a browser (`render`): its DOM, or undefined when the page needs none.
    * It runs before `fetched`, so the host stays taken while the browser's requests go to it.
@@ -72,7 +72,7 @@ export function fetchPage(opts: FetchPageOptions): OperatorFunction<CrawlRequest
  * Any other error of the archive fails the request, as an error of the unit does.
  */
 function archived<T extends Fetched | Outcome>(archive: NonNullable<FetchPageOptions['archive']>, req: CrawlRequest, response: FetchResponse, value: T): Promise<T | Outcome> {
-  return archive(req, response).then(
+  return archive(req, response, value.kind === 'fetched' ? value.rendered : undefined).then(
     () => value,
     (err: unknown): Outcome => {
       if (noRoom((err as { code?: string }).code)) return { kind: 'unfinished', req };

@@ -36,8 +36,8 @@ export function storeDocument(store: MirrorStore, previous?: PreviousCopy): Oper
   );
 }
 
-/** The outcome of a parsed document stored at `localPath`, with its record (kept out of the index when noindex). */
-export function toDocument({ req, response, doc, kept }: Parsed, localPath: string, bytes = response.body.length): Outcome {
+/** The outcome of a parsed document stored at `localPath` (its rendered DOM at `renderedPath`), with its record (kept out of the index when noindex). */
+export function toDocument({ req, response, doc, kept }: Parsed, localPath: string, bytes = response.body.length, renderedPath?: string): Outcome {
   const h = response.headers;
   const near = doc.simhash === null ? {} : { simhash: doc.simhash, nearDuplicateOf: doc.nearDuplicateOf };
   const record: IndexRecord = kept ? { ...kept, ...near } : {
@@ -61,6 +61,7 @@ export function toDocument({ req, response, doc, kept }: Parsed, localPath: stri
         ...near,
         ...(response.truncated ? { truncated: true } : {}),
         ...(req.sitemapLastmod !== undefined ? { sitemapLastmod: req.sitemapLastmod } : {}),
+        ...(renderedPath !== undefined ? { renderedPath } : {}),
         links: doc.links,
       };
   return {

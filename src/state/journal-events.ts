@@ -16,8 +16,13 @@ export type JournalEvent =
    * Content-Type: both are still read. `carried`: not requested, kept from the last crawl because it was not due (adaptive recrawl).
    */
   | readonly ['d', url: string, record: IndexRecord | null, contentType: string | null, indexed?: boolean, carried?: boolean]
-  /** A request ended without a document: a failure, a skip, or a sitemap read (its URLs are the admission lines after it); the outcome's kind. */
-  | readonly ['x', url: string, kind: Outcome['kind']]
+  /**
+   * A request ended without a document: a failure, a skip, or a sitemap read (its URLs are the admission
+   * lines after it); the outcome's kind. `revalidated`: a shared recrawl's 304 for a page whose record
+   * and stored copy are in another repository of the crawl (`tarantula merge` takes that record), with
+   * its new schedule.
+   */
+  | readonly ['x', url: string, kind: Outcome['kind'], schedule?: Pick<IndexRecord, 'nextFetch' | 'fetchIntervalHours'>]
   /** A redirect, with what its target inherits, so a resume can admit the target if that was lost. */
   | readonly ['r', url: string, location: string, depth: number, originalUrl: string, redirects: number]
   /** A pending URL found again moved up to a higher priority level: a resume queues it there. */

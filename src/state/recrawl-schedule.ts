@@ -1,5 +1,6 @@
 import type { RecrawlPolicy } from '../model/config.js';
 import type { IndexRecord } from '../model/index-record.js';
+import type { PageVisit } from '../model/page-visit.js';
 
 const HOUR_MS = 3_600_000;
 /** Interval × this when a recrawl finds the page unchanged, ÷ this when changed (see docs/resume-and-recrawl.md, "Adaptive recrawl"). */
@@ -23,7 +24,7 @@ export interface RecrawlScheduleOptions {
  * @example
  * isUnchanged(record, previousRecord, false) //=> true when record.contentMd5 === previousRecord.contentMd5
  */
-export function isUnchanged(rec: IndexRecord, previous: IndexRecord | undefined, notModified: boolean): boolean {
+export function isUnchanged(rec: Pick<IndexRecord, 'contentMd5'>, previous: Pick<PageVisit, 'contentMd5'> | undefined, notModified: boolean): boolean {
   return notModified || (previous !== undefined && previous.contentMd5 === rec.contentMd5);
 }
 
@@ -54,19 +55,35 @@ export class RecrawlSchedule {
     return !this.adaptive || rec.nextFetch === undefined || Date.parse(rec.nextFetch) <= this.opts.now();
   }
 
-  /** Adaptive: a page fetched now, with its next interval and due time; `previous` is its record of the last crawl, if any; `notModified` a 304. */
-  schedule(rec: IndexRecord, previous: IndexRecord | undefined, notModified: boolean): IndexRecord {
+  /** Whether a page whose last visit is `visit` is to be requested now (a shared crawl's schedule in Redis), as {@link isDue}. */
+  isVisitDue(visit: PageVisit): boolean {
+    return !this.adaptive || visit.nextFetch === undefined || visit.nextFetch <= this.opts.now();
+  }
+
+  /**
+   * Adaptive: a page fetched now, with its next interval and due time; `previous` is its last visit
+   * (its record of the last crawl, or a shared crawl's visit kept in Redis), if any; `notModified` a 304.
+   */
+  schedule(rec: IndexRecord, previous: Pick<PageVisit, 'contentMd5' | 'fetchIntervalHours'> | undefined, notModified: boolean): IndexRecord {
+    const { hours, due } = this.next(previous === undefined ? undefined : { hours: previous.fetchIntervalHours, unchanged: isUnchanged(rec, previous, notModified) });
+    return { ...rec, fetchIntervalHours: hours, nextFetch: new Date(due).toISOString() };
+  }
+
+  /** Adaptive: a page found unchanged now (a 304) whose record is elsewhere: its visit with the next interval and due time. */
+  scheduleVisit(visit: PageVisit): PageVisit {
+    const { hours, due } = this.next({ hours: visit.fetchIntervalHours, unchanged: true });
+    return { ...visit, fetchIntervalHours: hours, nextFetch: due };
+  }
+
+  private next(last: { readonly hours: number | undefined; readonly unchanged: boolean } | undefined): { hours: number; due: number } {
     const o = this.opts;
     let hours = o.periodHours;
-    if (previous !== undefined) {
-      const last = previous.fetchIntervalHours ?? o.periodHours;
-      hours = isUnchanged(rec, previous, notModified) ? last * ADAPT_FACTOR : last / ADAPT_FACTOR;
-    }
+    if (last !== undefined) hours = last.unchanged ? (last.hours ?? o.periodHours) * ADAPT_FACTOR : (last.hours ?? o.periodHours) / ADAPT_FACTOR;
     // Clamped even at the start: a period of 0 must not make a page due again at once, for ever.
     hours = Math.min(o.maxIntervalHours, Math.max(o.minIntervalHours, hours));
     const due = o.now() + hours * HOUR_MS;
     this.note(due);
-    return { ...rec, fetchIntervalHours: hours, nextFetch: new Date(due).toISOString() };
+    return { hours, due };
   }
 
   /** Counts a page that is not requested this time (not due) towards {@link earliest}. */

@@ -114,9 +114,10 @@ export class MirrorStore {
     }
   }
 
-  /** Writes a companion of a stored document (its rendered DOM) beside it, at `localPath` + `suffix`. */
-  async saveBeside(localPath: string, suffix: string, body: Uint8Array): Promise<void> {
+  /** Writes a companion of a stored document (its rendered DOM) beside it, at `localPath` + `suffix`, and returns that path. */
+  async saveBeside(localPath: string, suffix: string, body: Uint8Array): Promise<string> {
     await this.fs.writeFile(join(this.root, localPath + suffix), body);
+    return localPath + suffix;
   }
 
   /**

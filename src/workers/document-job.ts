@@ -32,5 +32,12 @@ export interface DocumentJob {
 }
 
 export type DocumentResult =
-  | { readonly id: number; readonly description: DocumentDescription; readonly localPath: string | undefined; readonly dropped: readonly (readonly [FilterReason, string])[] }
+  | {
+    readonly id: number;
+    readonly description: DocumentDescription;
+    readonly localPath: string | undefined;
+    /** Where the rendered DOM was stored, beside `localPath`, when there was one. */
+    readonly renderedPath?: string;
+    readonly dropped: readonly (readonly [FilterReason, string])[];
+  }
   | { readonly id: number; readonly error: string; readonly code: string | undefined };
