@@ -31,6 +31,10 @@ export interface CrawlSettings {
   /** A shared frontier (`redis://…`) and the worker processes it is crawled with. */
   readonly frontier?: string;
   readonly workers?: number;
+  /** Stops the crawl after this many documents (a broad crawl of a web far larger). Default 0: no cap. */
+  readonly maxPageNumber?: number;
+  /** `memory-budget` in MB; default the crawler's own. */
+  readonly memoryBudgetMb?: number;
 }
 
 /** What stats.json holds that the benchmarks read. */
@@ -62,8 +66,8 @@ export function benchConf(s: CrawlSettings, repository: string): string {
 starting-points = ${list(s.seeds)};
 accept-list = { };
 reject-list = { };
-max-page-number = 0;
-scope = ${s.scope};
+max-page-number = ${s.maxPageNumber ?? 0};
+${s.memoryBudgetMb === undefined ? '' : `memory-budget = ${s.memoryBudgetMb};\n`}scope = ${s.scope};
 traversal-algorithm = bfs;
 repository = "${repository}";
 time-limit = ${s.timeLimitSeconds};

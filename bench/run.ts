@@ -53,6 +53,9 @@ const warc = argv.includes('--warc');
 const render = value('--render');
 const serve = argv.includes('--serve');
 const jsonFile = value('--json');
+/** A broad crawl: stop after this many documents of a web far larger (`--pages 20000000 --max-page-number 100000`). */
+const maxPageNumber = value('--max-page-number') === undefined ? undefined : Number(value('--max-page-number'));
+const memoryBudgetMb = value('--memory-budget') === undefined ? undefined : Number(value('--memory-budget'));
 const cpuProfDir = value('--cpu-prof');
 /** Flags for the crawler's node, e.g. `--node-args "--max-semi-space-size=4"`. */
 const extraNodeArgs = value('--node-args')?.split(/\s+/).filter(Boolean) ?? [];
@@ -157,14 +160,21 @@ async function syntheticWeb(pages: number, hosts = defaultHosts, maxPerHost = Nu
       resolve: want.hostNames.map((h) => `${h}:${server.port}:127.0.0.1`),
       threads, maxPerHost, timeLimitSeconds: timeLimitSeconds(pages), warc, serve,
       ...(render ? { render } : {}),
+      ...(maxPageNumber !== undefined ? { maxPageNumber } : {}),
+      ...(memoryBudgetMb !== undefined ? { memoryBudgetMb } : {}),
     };
     const check = (run: CrawlerRun): boolean => {
       const got404 = run.stats.byStatus['404'] ?? 0;
+      if (maxPageNumber !== undefined) {
+        const ok = run.stats.documents === maxPageNumber;
+        console.log(`  check          ${ok ? 'complete' : 'INCOMPLETE'}: ${run.stats.documents}/${maxPageNumber} documents (max-page-number)`);
+        return ok;
+      }
       const ok = run.stats.documents === want.documents && got404 === want.notFound;
       console.log(`  check          ${ok ? 'complete' : 'INCOMPLETE'}: ${run.stats.documents}/${want.documents} documents, ${got404}/${want.notFound} 404s`);
       return ok;
     };
-    const ours = await measure(`synthetic web: ${fmt(pages, 0)} pages on ${fmt(hosts, 0)} hosts (+ hub), threads ${threads}, max-per-host ${maxPerHost}${warc ? ', --warc' : ''}${serve ? ', --serve' : ''}`, server, settings, { pages, hosts, threads, warc, serve });
+    const ours = await measure(`synthetic web: ${fmt(pages, 0)} pages on ${fmt(hosts, 0)} hosts (+ hub)${maxPageNumber !== undefined ? `, max-page-number ${maxPageNumber}` : ''}${memoryBudgetMb !== undefined ? `, memory-budget ${memoryBudgetMb}` : ''}, threads ${threads}, max-per-host ${maxPerHost}${warc ? ', --warc' : ''}${serve ? ', --serve' : ''}`, server, settings, { pages, hosts, threads, warc, serve });
     let ok = check(ours);
     lastRate = ours.stats.documents / ours.wallSeconds;
     const crawleeDir = value('--compare-crawlee');

@@ -19,7 +19,7 @@ interface SyncCommand {
   tarantulaSyncBuffer(...args: (string | number | Buffer)[]): Promise<unknown>;
 }
 
-type Part = Pick<SyncRequest, 'admits' | 'ends' | 'renew' | 'back' | 'more'> & { want: number };
+type Part = Pick<SyncRequest, 'admits' | 'ends' | 'renew' | 'back' | 'more' | 'raises'> & { want: number };
 
 /**
  * A worker's sync over the shards of its crawl: everything it tells and asks goes to the shard of
@@ -77,7 +77,7 @@ export class ShardedSync {
       .map((_, k) => k)
       .filter((k) => {
         const p = parts[k]!;
-        const touched = p.admits.length + p.ends.length + p.renew.length + p.back.length + p.more.length + p.want > 0;
+        const touched = p.admits.length + p.ends.length + p.renew.length + p.back.length + p.more.length + p.raises.length + p.want > 0;
         return touched || r.fresh || (r.want > 0 && now - this.lookedAt[k]! >= LOOK_MS) || (k === 0 && permits);
       });
     // No shard may count a page done before its links are in: ends wait for the links of other shards.
@@ -115,13 +115,14 @@ export class ShardedSync {
   /** What the sync tells and asks, by shard; hosts asked for where they were ready, the rest in turn. */
   private split(r: CrawlSync): Part[] {
     const n = this.shards.prefixes.length;
-    const parts = Array.from({ length: n }, (): Part => ({ admits: [], ends: [], renew: [], back: [], more: [], want: 0 }));
+    const parts = Array.from({ length: n }, (): Part => ({ admits: [], ends: [], renew: [], back: [], more: [], raises: [], want: 0 }));
     const of = (host: string): Part => parts[this.shards.shardOf(host)]!;
     for (const a of r.admits) (of(a.host).admits as unknown[]).push(a);
     for (const e of r.ends) (of(e.host).ends as unknown[]).push(e);
     for (const host of r.renew) (of(host).renew as string[]).push(host);
     for (const b of r.back) (of(b.host).back as unknown[]).push(b);
     for (const host of r.more) (of(host).more as string[]).push(host);
+    for (const u of r.raises) (of(u.host).raises as unknown[]).push(u);
     let left = r.want;
     for (const k of parts.map((_, i) => i).sort((a, b) => this.ready[b]! - this.ready[a]!)) {
       const take = Math.min(left, this.ready[k]!);

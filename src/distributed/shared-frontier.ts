@@ -2,12 +2,14 @@ import type { CrawlRequest } from '../model/crawl-request.js';
 import type { RequestEnd } from '../model/request-end.js';
 import { visitOf } from '../model/page-visit.js';
 import { hostFrontier, type DelayPolicy, type Frontier } from '../frontier/host-frontier.js';
+import { FrontQueues } from '../frontier/front-queues.js';
 import { crawlRequestCodec } from '../frontier/request-codec.js';
 import { fingerprintOf } from '../frontier/seen-set.js';
 import type { FrontierRedis } from './connect-frontier.js';
 import type { CrawlShards } from './crawl-shards.js';
 import type { RecrawlVisits } from './recrawl-visits.js';
 import { ShardedSync } from './sharded-sync.js';
+import { indexMember, queuedRequest, type SeenKey } from './level-queues-script.js';
 import type { Admit, SyncReply } from './sync-script.js';
 
 export interface SharedFrontierOptions {
@@ -18,7 +20,7 @@ export interface SharedFrontierOptions {
   readonly worker: string;
   readonly order: 'bfs' | 'dfs';
   readonly maxPerHost: number;
-  /** priority-levels: the front queues of each host this worker holds (SPEC §10). Default 1. */
+  /** priority-levels: the front queues of each host, in Redis and in this worker (SPEC §10). Default 1. */
   readonly levels?: number;
   readonly politeness: DelayPolicy;
   /** Requests in flight in this worker: it leases 3 × as many hosts (Mercator's back queues). */
@@ -93,8 +95,9 @@ interface Held {
  * the head of its queue. `size` counts the shared crawl's pending requests, so the crawl completes
  * when no worker has anything queued, leased or in flight. How each request ended comes with the
  * crawl loop's release of it, as with any frontier: the crawl needs nothing else to run shared.
- * Priority levels act in the local host frontier (front queues): Redis's host queues are lists that
- * keep each request's level in its bytes but hand requests out in arrival order.
+ * Priority levels act in Redis and here alike: each host's shared queue keeps one list per level and
+ * hands a batch out level by level as the local front queues take them (level-queues-script.ts), and
+ * a URL found again whose level rose moves up where it waits, here or in Redis.
  *
  * @example
  * const shared = new SharedFrontier({ redis, shards: await openCrawlShards(connection, 'news'), worker: 'host#0', ... });
@@ -110,6 +113,8 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
   /** URLs moved up here, with their new level and the copies of a lower level still queued, to skip. */
   private readonly raised = new Map<string, { level: number; stale: number }>();
   private outbox: Admit[] = [];
+  /** URLs found again whose level rose and that do not wait here: Redis moves them up if they wait there. */
+  private raises: { host: string; blob: Buffer }[] = [];
   private ends: { host: string; blob: Buffer; kind: 'd' | 'x' }[] = [];
   /** The shared crawl's pending requests that are not this worker's, at the last sync (unknown = 1). */
   private others = 1;
@@ -128,6 +133,8 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
   private startBefore = 0;
   private renewedAt = -Infinity;
   private readonly redisSync: ShardedSync;
+  /** priority-levels: with more than one, queued requests carry their URL's fingerprint, for a URL found again to move up. */
+  private readonly levels: number;
   /** Syncs and hosts leased so far (logged when the worker ends; the benchmarks report them). */
   syncs = 0;
   leases = 0;
@@ -139,6 +146,7 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
 
   constructor(private readonly opts: SharedFrontierOptions) {
     this.redisSync = new ShardedSync(opts.redis, opts.shards);
+    this.levels = opts.levels ?? 1;
     const politeness: DelayPolicy = {
       delayMs: (host) => {
         const ms = opts.politeness.delayMs(host);
@@ -148,7 +156,7 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
       },
     };
     this.local = hostFrontier<CrawlRequest>({
-      order: opts.order, maxPerHost: opts.maxPerHost, politeness, levels: opts.levels ?? 1, levelOf: (req) => req.level ?? 1,
+      order: opts.order, maxPerHost: opts.maxPerHost, politeness, levels: this.levels, levelOf: (req) => req.level ?? 1,
       skip: (req) => {
         const r = this.raised.get(req.url);
         if (r === undefined || (req.level ?? 1) >= r.level) return false;
@@ -183,10 +191,10 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
       this.raise(req);
       return true;
     }
-    const [hi, lo] = fingerprintOf(this.opts.canonical(req.url));
-    const blob = encode(req);
-    // 16 bits name the bucket, 48 stay in it: an integer exact in Lua's doubles and in Redis's intsets.
-    this.outbox.push({ bucket: hi >>> 16, member: String((hi & 0xffff) * 2 ** 32 + lo), host: req.host, blob });
+    const key = this.seenKey(req.url);
+    const admit = { bucket: key.bucket, member: String(key.member), host: req.host };
+    if (this.levels === 1) this.outbox.push({ ...admit, blob: queuedRequest(req) });
+    else this.outbox.push({ ...admit, blob: queuedRequest(req, key), index: indexMember(key, FrontQueues.levelIndex(this.levels, req.level ?? 1) + 1) });
     const h = this.held.get(req.host);
     if (h) h.remaining = Math.max(h.remaining, 1);
     this.plan();
@@ -291,16 +299,27 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
 
   /**
    * Moves a URL found again up to its new level if it waits here (its copy of the lower level is
-   * skipped when it comes up; its end still names the bytes Redis holds). One still in Redis, or
-   * held by another worker, keeps the level it was admitted with.
+   * skipped when it comes up; its end still names the bytes Redis holds), else asks Redis to, where
+   * it may wait. One held by another worker keeps the level it was taken with.
    */
   private raise(req: CrawlRequest): void {
     const level = req.level ?? 1;
     const at = this.waiting.get(req.url);
-    if (at === undefined || level <= at) return;
+    if (at === undefined) {
+      this.raises.push({ host: req.host, blob: queuedRequest({ ...req, again: false }, this.seenKey(req.url)) });
+      this.plan();
+      return;
+    }
+    if (level <= at) return;
     this.waiting.set(req.url, level);
     this.raised.set(req.url, { level, stale: (this.raised.get(req.url)?.stale ?? 0) + 1 });
     this.local.push(req);
+  }
+
+  /** The URL's seen-set fingerprint: 16 bits name its bucket, 48 stay in it (an integer exact in Lua's doubles and in Redis's intsets). */
+  private seenKey(url: string): SeenKey {
+    const [hi, lo] = fingerprintOf(this.opts.canonical(url));
+    return { bucket: hi >>> 16, member: (hi & 0xffff) * 2 ** 32 + lo };
   }
 
   private waitsForPermit(): boolean {
@@ -316,7 +335,7 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
   private plan(): void {
     if (this.closed || this.failed || this.syncing !== undefined) return;
     const permitNeeded = this.waitsForPermit() && this.local.size > 0 && this.reserved < this.opts.maxPages;
-    const urgent = this.outbox.length > 0 || this.ends.length > 0 || this.permitsOwed > 0 || permitNeeded || this.giveBacks().length > 0 || this.wantsMore().length > 0;
+    const urgent = this.outbox.length > 0 || this.raises.length > 0 || this.ends.length > 0 || this.permitsOwed > 0 || permitNeeded || this.giveBacks().length > 0 || this.wantsMore().length > 0;
     const idle = this.others > 0 && this.held.size < this.opts.requestsInFlight * HOSTS_PER_THREAD;
     // Also often enough to renew the leases, and to see a host's time slice end.
     const wait = urgent ? GATHER_MS : idle ? (this.nextReadyInMs >= 0 ? Math.min(this.nextReadyInMs, POLL_MS) : POLL_MS) : Math.min(POLL_MS * 10, this.opts.leaseMs / 10);
@@ -360,8 +379,10 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
   /** One round trip: everything to tell, and the hosts and requests to ask for. `last` gives every host back. */
   private async sync(last: boolean): Promise<void> {
     const admits = this.outbox;
+    const raises = this.raises;
     const ends = this.ends;
     this.outbox = [];
+    this.raises = [];
     this.ends = [];
     // Permits are held only for requests waiting here: a worker with nothing to start gives its back, so
     // that a worker with work is never starved by one without.
@@ -383,7 +404,7 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
     const request = {
       worker: o.worker, ttlMs: o.leaseMs, want: last ? 0 : Math.max(0, o.requestsInFlight * HOSTS_PER_THREAD - this.held.size), batch: BATCH,
       order: o.order, maxPagesPerHost: o.maxPagesPerHost, maxPages: o.maxPages, wantPermits, returnedPermits: owed,
-      reapDelayMs: o.reapDelayMs, admits, ends, renew, more, fresh: this.local.size === 0,
+      reapDelayMs: o.reapDelayMs, levels: this.levels, admits, raises, ends, renew, more, fresh: this.local.size === 0,
       back: back.map((host) => ({ host, delayMs: Math.max(0, this.held.get(host)!.nextAllowed - now) })),
     };
     for (const host of back) this.held.delete(host);
@@ -399,6 +420,7 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
     } catch (err) {
       // Unsent, so still owed: a final sync (or the leases running out) carries them.
       this.outbox = admits.concat(this.outbox);
+      this.raises = raises.concat(this.raises);
       this.ends = ends.concat(this.ends);
       this.permitsOwed += owed - (idle ? sentPermits : 0);
       this.permits += idle ? sentPermits : 0;
@@ -449,10 +471,4 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
     // What Redis counts as open and is not held here: queued, or leased by other workers.
     this.others = Math.max(0, reply.open - this.local.size - this.active - this.ends.length);
   }
-}
-
-/** A request as the shared queues hold it: the in-process back queue's bytes. */
-function encode(req: CrawlRequest): Buffer {
-  const buf = Buffer.allocUnsafe(crawlRequestCodec.maxSize(req));
-  return buf.subarray(0, crawlRequestCodec.encode(req, buf, 0));
 }

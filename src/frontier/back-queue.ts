@@ -139,9 +139,14 @@ export class PackedQueue<R> implements BackQueue<R> {
     for (let at = this.head; at < this.tail; at += this.buf.readUInt32LE(at)) yield this.read(at, at + this.buf.readUInt32LE(at)).req;
   }
 
-  /** Bytes of the queued entries, frames included: what the queue holds in memory, less its arena's slack. */
+  /** Bytes of the queued entries, frames included. */
   get bytes(): number {
     return this.tail - this.head;
+  }
+
+  /** Bytes the queue holds in memory for its entries: its arena, once it holds any (an empty one is a host's fixed cost). */
+  get footprint(): number {
+    return this.size > 0 ? this.buf.length : 0;
   }
 
   /**
@@ -179,11 +184,21 @@ export class PackedQueue<R> implements BackQueue<R> {
     this.tail = head + live;
   }
 
-  /** Appends entries given as framed bytes ({@link frontRun}'s, read back), keeping their arrival numbers. */
+  /** Appends entries given as framed bytes ({@link frontRun}'s), keeping their arrival numbers. */
   pushBackFramed(bytes: Buffer, count: number): void {
-    if (this.tail + bytes.length > this.buf.length) this.regrow(bytes.length);
-    bytes.copy(this.buf, this.tail);
-    this.tail += bytes.length;
+    this.pushBackFramedBy(bytes.length, count, (buf, at) => bytes.copy(buf, at));
+  }
+
+  /** Appends `count` framed entries, `length` bytes, that `fill` writes into the arena at `at` (read from a file straight into place). */
+  pushBackFramedBy(length: number, count: number, fill: (buf: Buffer, at: number) => void): void {
+    // Into an empty queue (a refill): an arena of about its size, not regrow's room for as much again on both sides.
+    if (this.size === 0) {
+      const fits = length + MIN_ARENA;
+      if (this.buf.length < fits || this.buf.length > 2 * fits) this.buf = Buffer.allocUnsafeSlow(fits);
+      this.head = this.tail = MIN_ARENA >> 1;
+    } else if (this.tail + length > this.buf.length) this.regrow(length);
+    fill(this.buf, this.tail);
+    this.tail += length;
     this.size += count;
   }
 

@@ -52,7 +52,7 @@ const DEFAULTS = { segmentBytes: 64 * 1024 * 1024, spillBytes: 8 * 1024, maxBloc
  * hostFrontier({ order: 'bfs', politeness, codec: crawlRequestCodec, spill: store });
  */
 export class SegmentStore {
-  /** Bytes the queues hold in memory (their entries, frames included). */
+  /** Bytes the queues hold in memory (the arenas of those that hold entries). */
   held = 0;
   /** Entries in blocks not yet read back. */
   spilled = 0;
@@ -107,20 +107,17 @@ export class SegmentStore {
     }
   }
 
-  /** Reads a block back and lets go of it: its segment goes once none of its blocks is left. */
-  take(block: Block): Buffer {
-    const buf = this.peek(block);
+  /** Reads a block back into `buf` at `at` and lets go of it: its segment goes once none of its blocks is left. */
+  take(block: Block, buf: Buffer, at: number): void {
+    this.read(block, buf, at);
     this.spilled -= block.count;
     this.spilledBytes -= block.bytes;
     if (--block.segment.live === 0 && block.segment !== this.current) this.drop(block.segment);
-    return buf;
   }
 
-  /** Reads a block without letting go of it (to list what is pending). */
-  peek(block: Block): Buffer {
-    const buf = Buffer.allocUnsafe(block.bytes);
-    for (let done = 0; done < block.bytes; ) done += readSync(block.segment.fd, buf, done, block.bytes - done, block.offset + done);
-    return buf;
+  /** Reads a block into `buf` at `at` without letting go of it (to list what is pending). */
+  read(block: Block, buf: Buffer, at: number): void {
+    for (let done = 0; done < block.bytes; ) done += readSync(block.segment.fd, buf, at + done, block.bytes - done, block.offset + done);
   }
 
   /** Closes and removes every segment, and the folder. */

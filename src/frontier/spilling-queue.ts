@@ -78,7 +78,7 @@ export class SpillingQueue<R> implements BackQueue<R> {
     if (this.head !== undefined) yield* this.head.requests();
     for (const block of this.blocks) {
       const q = new PackedQueue<R>(this.host, this.codec);
-      q.pushBackFramed(this.store.peek(block), block.count);
+      q.pushBackFramedBy(block.bytes, block.count, (buf, at) => this.store.read(block, buf, at));
       yield* q.requests();
     }
     yield* this.tail.requests();
@@ -108,7 +108,7 @@ export class SpillingQueue<R> implements BackQueue<R> {
   }
 
   private refill(block: Block, into: PackedQueue<R>): void {
-    into.pushBackFramed(this.store.take(block), block.count);
+    into.pushBackFramedBy(block.bytes, block.count, (buf, at) => this.store.take(block, buf, at));
   }
 
   private taken(entry: Entry<R> | undefined): Entry<R> | undefined {
@@ -121,7 +121,7 @@ export class SpillingQueue<R> implements BackQueue<R> {
 
   /** Tells the store how many bytes this queue holds in memory now. */
   private count(): void {
-    const held = (this.head?.bytes ?? 0) + this.tail.bytes;
+    const held = (this.head?.footprint ?? 0) + this.tail.footprint;
     this.store.held += held - this.held;
     this.held = held;
   }
