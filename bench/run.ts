@@ -3,6 +3,7 @@
  *
  *   npm run bench                                   # synthetic web, 20,000 then 100,000 pages
  *   npm run bench -- --pages 100000 [--hosts 50]    # one size
+ *   npm run bench -- --hosts 20000 --pages-per-host 2 --max-per-host 2   # many hosts, few pages each
  *   npm run bench -- --site /usr/share/doc/python3.11/html [--compare-wget]
  *   npm run bench -- --pages 20000 --cpu-prof DIR   # also write a V8 CPU profile of the crawler
  *   npm run bench -- --pages 20000 --warc           # the same crawl archived as WARC (and CDXJ)
@@ -42,9 +43,11 @@ const value = (name: string): string | undefined => {
   return at >= 0 ? argv[at + 1] : undefined;
 };
 const threads = Number(value('--threads') ?? 16);
-const hosts = Number(value('--hosts') ?? 50);
+const defaultHosts = Number(value('--hosts') ?? 50);
 const keep = argv.includes('--keep');
 const maxPerHostFlag = value('--max-per-host');
+/** With --hosts, the synthetic web's size as hosts × pages a host (a broad crawl's shape: a robots.txt per host). */
+const pagesPerHost = value('--pages-per-host');
 const warc = argv.includes('--warc');
 /** `render` of the crawl (e.g. auto: the cost of its decision on a static site). */
 const render = value('--render');
@@ -130,7 +133,7 @@ async function redisFigures(clients: readonly Redis[]): Promise<{ roundTrips: nu
 }
 
 /** Crawlee's CheerioCrawler on the same server, right after our run: pages/s, CPU, RSS, and the ratio. */
-async function compareCrawlee(crawleeDir: string, server: ChildServer, ours: CrawlerRun, pages: number): Promise<boolean> {
+async function compareCrawlee(crawleeDir: string, server: ChildServer, ours: CrawlerRun, pages: number, hosts: number): Promise<boolean> {
   const want = expected({ pages, hosts });
   const work = await mkdtemp(join(tmpdir(), 'tarantula-bench-crawlee-'));
   const c = await runCrawlee(crawleeDir, hubUrl(server.port), work, threads);
@@ -146,7 +149,10 @@ async function compareCrawlee(crawleeDir: string, server: ChildServer, ours: Cra
   return ok;
 }
 
-async function syntheticWeb(pages: number): Promise<boolean> {
+/** The crawl's pages/s, for the many-hosts ratio. */
+let lastRate = 0;
+
+async function syntheticWeb(pages: number, hosts = defaultHosts, maxPerHost = Number(maxPerHostFlag ?? 1)): Promise<boolean> {
   const server = await startChildServer('synthetic-web.ts', ['--pages', String(pages), '--hosts', String(hosts)]);
   try {
     const want = expected({ pages, hosts });
@@ -154,7 +160,7 @@ async function syntheticWeb(pages: number): Promise<boolean> {
       seeds: [hubUrl(server.port)],
       scope: 'domain-scope', // the hub is bench.test: every hN.bench.test is a subdomain; offsite.example is not
       resolve: want.hostNames.map((h) => `${h}:${server.port}:127.0.0.1`),
-      threads, maxPerHost: 1, timeLimitSeconds: timeLimitSeconds(pages), warc, serve,
+      threads, maxPerHost, timeLimitSeconds: timeLimitSeconds(pages), warc, serve,
       ...(render ? { render } : {}),
       ...(maxPageNumber !== undefined ? { maxPageNumber } : {}),
       ...(memoryBudgetMb !== undefined ? { memoryBudgetMb } : {}),
@@ -170,10 +176,11 @@ async function syntheticWeb(pages: number): Promise<boolean> {
       console.log(`  check          ${ok ? 'complete' : 'INCOMPLETE'}: ${run.stats.documents}/${want.documents} documents, ${got404}/${want.notFound} 404s`);
       return ok;
     };
-    const ours = await measure(`synthetic web: ${fmt(pages, 0)} pages on ${hosts} hosts (+ hub)${maxPageNumber !== undefined ? `, max-page-number ${maxPageNumber}` : ''}${memoryBudgetMb !== undefined ? `, memory-budget ${memoryBudgetMb}` : ''}, threads ${threads}${warc ? ', --warc' : ''}${serve ? ', --serve' : ''}`, server, settings, { pages, hosts, threads, warc, serve });
+    const ours = await measure(`synthetic web: ${fmt(pages, 0)} pages on ${fmt(hosts, 0)} hosts (+ hub)${maxPageNumber !== undefined ? `, max-page-number ${maxPageNumber}` : ''}${memoryBudgetMb !== undefined ? `, memory-budget ${memoryBudgetMb}` : ''}, threads ${threads}, max-per-host ${maxPerHost}${warc ? ', --warc' : ''}${serve ? ', --serve' : ''}`, server, settings, { pages, hosts, threads, warc, serve });
     let ok = check(ours);
+    lastRate = ours.stats.documents / ours.wallSeconds;
     const crawleeDir = value('--compare-crawlee');
-    if (crawleeDir !== undefined) ok = (await compareCrawlee(resolve(crawleeDir), server, ours, pages)) && ok;
+    if (crawleeDir !== undefined) ok = (await compareCrawlee(resolve(crawleeDir), server, ours, pages, hosts)) && ok;
     if (!sharedFrontier) return ok;
     for (const workers of workerCounts) {
       const redis = frontierKind === 'cluster' ? await startRedisCluster(3) : await startRedis();
@@ -229,6 +236,13 @@ const site = value('--site');
 let ok = true;
 try {
   if (site !== undefined) ok = await staticSite(resolve(site));
+  else if (pagesPerHost !== undefined) {
+    // The broad crawl, then the one-host-shaped crawl (20,000 pages on 50 hosts, one connection each) right after it.
+    ok = await syntheticWeb(defaultHosts * Number(pagesPerHost));
+    const manyHosts = lastRate;
+    ok = (await syntheticWeb(20_000, 50, 1)) && ok;
+    console.log(`\nmany hosts: ${fmt(manyHosts)} pages/s = ${fmt(manyHosts / lastRate, 2)}× the 20,000-page synthetic crawl's ${fmt(lastRate)} pages/s`);
+  }
   else for (const pages of value('--pages') ? [Number(value('--pages'))] : [20_000, 100_000]) ok = (await syntheticWeb(pages)) && ok;
 } finally {
   for (const dir of workDirs) await rm(dir, { recursive: true, force: true });

@@ -5,7 +5,7 @@ import { dedup } from '../stages/dedup.js';
 import { defaultPrioritizer, type Prioritizer } from '../frontier/prioritizer.js';
 import { levelRose, prioritize, requestLevelRose } from '../stages/prioritize.js';
 import type { FetchResponse, Validators } from '../model/fetch-response.js';
-import { warcDate } from '../archive/warc-records.js';
+import { warcDate } from '../archive/warc-date.js';
 import { fetchPage } from '../stages/fetch-page.js';
 import { journalAdmissions } from '../stages/journal-admissions.js';
 import { readSitemaps } from '../stages/read-sitemaps.js';
