@@ -14,7 +14,8 @@ import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { crc32, gzipSync } from 'node:zlib';
 import { GzipDeflater } from '../src/archive/gzip-deflater.js';
-import { exchangeRecords, sha1Digest, warcDate, type RecordBlock } from '../src/archive/warc-records.js';
+import { warcDate } from '../src/archive/warc-date.js';
+import { exchangeRecords, sha1Digest, type RecordBlock } from '../src/archive/warc-records.js';
 import { hostOf, pageUrl, renderPage, type SyntheticWeb } from './synthetic-web.js';
 
 const web: SyntheticWeb = { pages: 20_000, hosts: 50, port: 40_000 };

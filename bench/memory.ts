@@ -28,7 +28,8 @@ import { NearDuplicateIndex } from '../src/frontier/near-duplicate-index.js';
 import { ContentSeen } from '../src/frontier/content-seen.js';
 import { defaultPrioritizer } from '../src/frontier/prioritizer.js';
 import { PayloadIndex } from '../src/archive/payload-index.js';
-import { sha1Digest, warcDate, type Original } from '../src/archive/warc-records.js';
+import { warcDate } from '../src/archive/warc-date.js';
+import { sha1Digest, type Original } from '../src/archive/warc-records.js';
 import { countInLinks } from '../src/stages/count-in-links.js';
 import { prioritize } from '../src/stages/prioritize.js';
 

@@ -1,23 +1,29 @@
 /**
  * The shared frontier at scale, without a network (`npx tsx bench/redis-frontier-sim.ts [--hosts 5000]
  * [--pages-per-host 20] [--workers 8] [--threads 16] [--latency 100] [--delay 0] [--seconds 20]
- * [--cluster 3] [--visits]`): simulated workers, each the real crawl loop (`crawl()`) over the real
+ * [--cluster 3] [--levels 4] [--visits]`): simulated workers, each the real crawl loop (`crawl()`) over the real
  * {@link SharedFrontier} and its sync script, on a redis-server of its own or (`--cluster N`) on a
  * Redis Cluster of N masters started on loopback, connected and sharded as a worker does; a "fetch"
  * is a timer of `latency` ms, on a web of `hosts` × `pages-per-host` pages (page K links K·2+1 and
- * K·2+2 of its host and page K of two other hosts, so that most links are duplicates). Prints pages/s,
+ * K·2+2 of its host and page K of two other hosts, so that most links are duplicates). With `--levels K`
+ * (priority-levels; default 1) each worker counts in-links and gives levels as a crawl does (default
+ * prioritizer: the seed on top, most pages on level 1), and lets a URL found again through when its
+ * level rose. Prints pages/s,
  * syncs/s (round trips), leases/s, Redis CPU per sync and per page (used_cpu_sys + used_cpu_user of
  * each redis-server, from INFO before and after, less what it uses idle over 3 s before), per node,
  * and the pages/s at which the busiest node would be saturated. `--visits`: as in a recrawl, each page's
  * visit is written to the crawl's recrawl schedule when it ends and read when its request is taken.
  */
-import { map, mergeMap, of, timer } from 'rxjs';
+import { identity, map, mergeMap, of, tap, timer } from 'rxjs';
 import { Redis } from 'ioredis';
 import { connectFrontier, type FrontierRedis } from '../src/distributed/connect-frontier.js';
 import { openCrawlShards } from '../src/distributed/crawl-shards.js';
 import { RecrawlVisits } from '../src/distributed/recrawl-visits.js';
 import { SharedFrontier } from '../src/distributed/shared-frontier.js';
 import { crawl } from '../src/engine/crawl.js';
+import { inLinkCounts } from '../src/frontier/in-link-counts.js';
+import { defaultPrioritizer } from '../src/frontier/prioritizer.js';
+import { prioritize, requestLevelRose } from '../src/stages/prioritize.js';
 import type { Outcome } from '../src/model/outcome.js';
 import { endOf } from '../src/model/request-end.js';
 import type { Candidate, CrawlRequest } from '../src/model/crawl-request.js';
@@ -34,6 +40,7 @@ const latencyMs = num('--latency', 100);
 const delayMs = num('--delay', 0);
 const seconds = num('--seconds', 20);
 const masters = num('--cluster', 0);
+const levels = num('--levels', 1);
 const withVisits = argv.includes('--visits');
 
 const server = masters > 0 ? await startRedisCluster(masters) : await startRedis();
@@ -85,18 +92,30 @@ const t0 = performance.now();
 const runs = connected.map(({ redis }, w) => {
   connections.push(redis);
   const frontier = new SharedFrontier({
-    redis, shards, worker: `sim#${w}`, order: 'bfs', maxPerHost: 1, politeness: { delayMs: () => delayMs },
+    redis, shards, worker: `sim#${w}`, order: 'bfs', levels, maxPerHost: 1, politeness: { delayMs: () => delayMs },
     requestsInFlight: threads, leaseMs: 60_000, maxPagesPerHost: 0, maxPages: 0, reapDelayMs: 0, durable: async () => undefined, canonical: (u) => u, onError: (err) => console.error(`worker ${w}: ${err.message}`),
     ...(withVisits ? { visits: new RecrawlVisits(redis, shards, (u) => u), loadVisits: true } : {}),
   });
   frontiers.push(frontier);
   const seen = new Set<string>();
+  const counts = inLinkCounts();
+  const priority = { levels, inLinks: (url: string) => counts.get(url) };
+  const rose = requestLevelRose(defaultPrioritizer, priority);
   return new Promise<void>((done, fail) =>
     crawl<Outcome>({
       // Every worker seeds the crawl, as real workers do: Redis keeps one copy.
       seeds: of({ href: page(0, 0), url: page(0, 0), depth: 0, seed: true }),
       // The local seen-set of a worker: a cache in front of Redis's.
-      admit: (c$) => c$.pipe(mergeMap((c) => (seen.has(c.url!) ? [] : (seen.add(c.url!), [request(c.url!, c.depth)])))),
+      admit: (c$) =>
+        c$.pipe(
+          levels > 1 ? tap((c) => counts.add(c.url!)) : identity,
+          mergeMap((c) => {
+            const req = request(c.url!, c.depth);
+            if (!seen.has(req.url)) return (seen.add(req.url), [req]);
+            return levels > 1 && rose(req) ? [{ ...req, again: true }] : [];
+          }),
+          levels > 1 ? prioritize(defaultPrioritizer, priority) : identity,
+        ),
       unit: () => (r$) =>
         r$.pipe(
           mergeMap((req) => timer(latencyMs).pipe(map(() => req))),
@@ -122,9 +141,9 @@ const calls = frontiers.reduce((n, f) => n + f.roundTrips, 0);
 const leases = frontiers.reduce((n, f) => n + f.leases, 0);
 const fmt = (n: number, d = 1): string => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
 const where = masters > 0 ? `a ${masters}-master cluster` : 'one standalone Redis';
-console.log(`simulated on ${where}${withVisits ? ', visits written and read' : ''}: ${hosts} hosts × ${perHost} pages, ${workers} workers × ${threads} threads, fetch ${latencyMs} ms, delay ${delayMs} ms, ${fmt(wall, 1)} s`);
+console.log(`simulated on ${where}${withVisits ? ', visits written and read' : ''}: ${hosts} hosts × ${perHost} pages, ${workers} workers × ${threads} threads, fetch ${latencyMs} ms, delay ${delayMs} ms, ${levels} priority levels, ${fmt(wall, 1)} s`);
 console.log(`  pages          ${pages} → ${fmt(pages / wall)} pages/s (ceiling of the workers: ${fmt((workers * threads * 1000) / latencyMs)})`);
-console.log(`  syncs          ${syncs} → ${fmt(syncs / wall)}/s, ${fmt(syncs / pages, 3)} per page, ${fmt(calls / syncs, 2)} script calls each; leases ${leases} → ${fmt(leases / wall)}/s`);
+console.log(`  syncs          ${syncs} → ${fmt(syncs / wall)}/s, ${fmt(syncs / pages, 3)} per page; script calls ${calls}, ${fmt(calls / pages, 3)} per page; leases ${leases} → ${fmt(leases / wall)}/s`);
 console.log(`  redis CPU      ${fmt(cpu, 2)} s = ${fmt((cpu / wall) * 100)} % of a core; ${fmt((cpu / calls) * 1e6, 0)} µs per script call, ${fmt((cpu / pages) * 1e6, 0)} µs per page`);
 console.log(`  idle servers   ${idlePerSecond.map((c) => `${fmt(c * 100, 2)} %`).join(' · ')} of a core each (taken off the figures above and below)`);
 if (masters > 0) console.log(`  per node       ${perNode.map((c) => `${fmt((c / pages) * 1e6, 0)} µs (${fmt((c / wall) * 100)} %)`).join(' · ')} per page`);

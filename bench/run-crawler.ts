@@ -35,6 +35,8 @@ export interface CrawlSettings {
   readonly maxPageNumber?: number;
   /** `memory-budget` in MB; default the crawler's own. */
   readonly memoryBudgetMb?: number;
+  /** More settings, each `section.key=value` (e.g. `crawler-options.priority-levels=1`): what a feature costs, turned off. */
+  readonly set?: readonly string[];
 }
 
 /** What stats.json holds that the benchmarks read. */
@@ -92,7 +94,14 @@ warc-file = "${s.warc ? join(dirname(repository), 'warc', 'crawl') : ''}";
 <distributed-options>
 frontier = "${s.frontier ?? ''}";
 workers = ${s.workers ?? 1};
-`;
+${(s.set ?? []).map(setting).join('')}`;
+}
+
+/** `section.key=value` as the conf's lines (a section may be opened again). */
+function setting(s: string): string {
+  const m = /^([a-z-]+)\.([a-z-]+)=(.*)$/.exec(s);
+  if (m === null) throw new Error(`--set ${s}: expected section.key=value`);
+  return `<${m[1]}>\n${m[2]} = ${m[3]};\n`;
 }
 
 /**

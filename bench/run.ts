@@ -3,6 +3,7 @@
  *
  *   npm run bench                                   # synthetic web, 20,000 then 100,000 pages
  *   npm run bench -- --pages 100000 [--hosts 50]    # one size
+ *   npm run bench -- --hosts 20000 --pages-per-host 2 --max-per-host 2   # many hosts, few pages each
  *   npm run bench -- --site /usr/share/doc/python3.11/html [--compare-wget]
  *   npm run bench -- --pages 20000 --cpu-prof DIR   # also write a V8 CPU profile of the crawler
  *   npm run bench -- --pages 20000 --warc           # the same crawl archived as WARC (and CDXJ)
@@ -17,7 +18,7 @@
  * is documents / wall seconds of the whole crawler process. Other flags: --threads N, --max-per-host N
  * (a site at that many connections only, instead of 1 and then --threads), --keep (keep
  * the work folder), --json FILE (append the results as JSON lines), --node-args "FLAGS" (for the
- * crawler's node). With --frontier redis, a redis-server of its own (temp dir, AOF on, as the
+ * crawler's node), --set section.key=value (repeatable: a setting added to the conf). With --frontier redis, a redis-server of its own (temp dir, AOF on, as the
  * README says to run it; --frontier cluster: a 3-master Redis Cluster of its own, each node so)
  * serves each run; its command count (INFO commandstats) and CPU (INFO cpu), summed over the
  * nodes, give Redis round trips and Redis CPU per page.
@@ -42,9 +43,11 @@ const value = (name: string): string | undefined => {
   return at >= 0 ? argv[at + 1] : undefined;
 };
 const threads = Number(value('--threads') ?? 16);
-const hosts = Number(value('--hosts') ?? 50);
+const defaultHosts = Number(value('--hosts') ?? 50);
 const keep = argv.includes('--keep');
 const maxPerHostFlag = value('--max-per-host');
+/** With --hosts, the synthetic web's size as hosts × pages a host (a broad crawl's shape: a robots.txt per host). */
+const pagesPerHost = value('--pages-per-host');
 const warc = argv.includes('--warc');
 /** `render` of the crawl (e.g. auto: the cost of its decision on a static site). */
 const render = value('--render');
@@ -55,6 +58,8 @@ const maxPageNumber = value('--max-page-number') === undefined ? undefined : Num
 const memoryBudgetMb = value('--memory-budget') === undefined ? undefined : Number(value('--memory-budget'));
 const cpuProfDir = value('--cpu-prof');
 /** Flags for the crawler's node, e.g. `--node-args "--max-semi-space-size=4"`. */
+/** `--set section.key=value`, repeatable: a setting added to the crawler's conf (a feature turned off). */
+const sets = argv.flatMap((a, i) => (a === '--set' && argv[i + 1] !== undefined ? [argv[i + 1]!] : []));
 const extraNodeArgs = value('--node-args')?.split(/\s+/).filter(Boolean) ?? [];
 /** `redis`: a redis-server of its own; `cluster`: a Redis Cluster of 3 masters of its own. */
 const frontierKind = value('--frontier');
@@ -83,7 +88,7 @@ async function measure(label: string, server: ChildServer, settings: CrawlSettin
   const work = await mkdtemp(join(tmpdir(), 'tarantula-bench-'));
   const serverCpu0 = procCpuSeconds(server.child.pid!);
   const nodeArgs = [...extraNodeArgs, ...(cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${resolve(cpuProfDir)}`] : [])];
-  const run = await runCrawler(settings, work, { nodeArgs });
+  const run = await runCrawler({ ...settings, set: sets }, work, { nodeArgs });
   const serverCpu = procCpuSeconds(server.child.pid!) - serverCpu0;
   const s = run.stats;
   const requests = Object.values(s.byStatus).reduce((a, b) => a + b, 0);
@@ -128,7 +133,7 @@ async function redisFigures(clients: readonly Redis[]): Promise<{ roundTrips: nu
 }
 
 /** Crawlee's CheerioCrawler on the same server, right after our run: pages/s, CPU, RSS, and the ratio. */
-async function compareCrawlee(crawleeDir: string, server: ChildServer, ours: CrawlerRun, pages: number): Promise<boolean> {
+async function compareCrawlee(crawleeDir: string, server: ChildServer, ours: CrawlerRun, pages: number, hosts: number): Promise<boolean> {
   const want = expected({ pages, hosts });
   const work = await mkdtemp(join(tmpdir(), 'tarantula-bench-crawlee-'));
   const c = await runCrawlee(crawleeDir, hubUrl(server.port), work, threads);
@@ -144,7 +149,10 @@ async function compareCrawlee(crawleeDir: string, server: ChildServer, ours: Cra
   return ok;
 }
 
-async function syntheticWeb(pages: number): Promise<boolean> {
+/** The crawl's pages/s, for the many-hosts ratio. */
+let lastRate = 0;
+
+async function syntheticWeb(pages: number, hosts = defaultHosts, maxPerHost = Number(maxPerHostFlag ?? 1)): Promise<boolean> {
   const server = await startChildServer('synthetic-web.ts', ['--pages', String(pages), '--hosts', String(hosts)]);
   try {
     const want = expected({ pages, hosts });
@@ -152,7 +160,7 @@ async function syntheticWeb(pages: number): Promise<boolean> {
       seeds: [hubUrl(server.port)],
       scope: 'domain-scope', // the hub is bench.test: every hN.bench.test is a subdomain; offsite.example is not
       resolve: want.hostNames.map((h) => `${h}:${server.port}:127.0.0.1`),
-      threads, maxPerHost: 1, timeLimitSeconds: timeLimitSeconds(pages), warc, serve,
+      threads, maxPerHost, timeLimitSeconds: timeLimitSeconds(pages), warc, serve,
       ...(render ? { render } : {}),
       ...(maxPageNumber !== undefined ? { maxPageNumber } : {}),
       ...(memoryBudgetMb !== undefined ? { memoryBudgetMb } : {}),
@@ -168,10 +176,11 @@ async function syntheticWeb(pages: number): Promise<boolean> {
       console.log(`  check          ${ok ? 'complete' : 'INCOMPLETE'}: ${run.stats.documents}/${want.documents} documents, ${got404}/${want.notFound} 404s`);
       return ok;
     };
-    const ours = await measure(`synthetic web: ${fmt(pages, 0)} pages on ${hosts} hosts (+ hub)${maxPageNumber !== undefined ? `, max-page-number ${maxPageNumber}` : ''}${memoryBudgetMb !== undefined ? `, memory-budget ${memoryBudgetMb}` : ''}, threads ${threads}${warc ? ', --warc' : ''}${serve ? ', --serve' : ''}`, server, settings, { pages, hosts, threads, warc, serve });
+    const ours = await measure(`synthetic web: ${fmt(pages, 0)} pages on ${fmt(hosts, 0)} hosts (+ hub)${maxPageNumber !== undefined ? `, max-page-number ${maxPageNumber}` : ''}${memoryBudgetMb !== undefined ? `, memory-budget ${memoryBudgetMb}` : ''}, threads ${threads}, max-per-host ${maxPerHost}${warc ? ', --warc' : ''}${serve ? ', --serve' : ''}`, server, settings, { pages, hosts, threads, warc, serve });
     let ok = check(ours);
+    lastRate = ours.stats.documents / ours.wallSeconds;
     const crawleeDir = value('--compare-crawlee');
-    if (crawleeDir !== undefined) ok = (await compareCrawlee(resolve(crawleeDir), server, ours, pages)) && ok;
+    if (crawleeDir !== undefined) ok = (await compareCrawlee(resolve(crawleeDir), server, ours, pages, hosts)) && ok;
     if (!sharedFrontier) return ok;
     for (const workers of workerCounts) {
       const redis = frontierKind === 'cluster' ? await startRedisCluster(3) : await startRedis();
@@ -227,6 +236,13 @@ const site = value('--site');
 let ok = true;
 try {
   if (site !== undefined) ok = await staticSite(resolve(site));
+  else if (pagesPerHost !== undefined) {
+    // The broad crawl, then the one-host-shaped crawl (20,000 pages on 50 hosts, one connection each) right after it.
+    ok = await syntheticWeb(defaultHosts * Number(pagesPerHost));
+    const manyHosts = lastRate;
+    ok = (await syntheticWeb(20_000, 50, 1)) && ok;
+    console.log(`\nmany hosts: ${fmt(manyHosts)} pages/s = ${fmt(manyHosts / lastRate, 2)}× the 20,000-page synthetic crawl's ${fmt(lastRate)} pages/s`);
+  }
   else for (const pages of value('--pages') ? [Number(value('--pages'))] : [20_000, 100_000]) ok = (await syntheticWeb(pages)) && ok;
 } finally {
   for (const dir of workDirs) await rm(dir, { recursive: true, force: true });

@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { readFile, readdir } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FixtureRequest } from '../src/demo/fixture-server.js';
@@ -11,6 +11,7 @@ import { startRedis, type TestRedis } from './support/redis-server.js';
 import { runCli, type CliOptions } from './support/run-cli.js';
 import { tempDir } from './support/temp-dir.js';
 import { until } from './support/until.js';
+import { fetchedByWorker } from './support/worker-journals.js';
 
 /**
  * Timers may fire a little early relative to the server's clock, and the server, in the test's own
@@ -71,17 +72,6 @@ async function indexUrls(name: string): Promise<string[]> {
   return parseSeedIndex(await readFile(join(tmp.dir, name, 'index.txt'), 'utf8')).map((r) => r.url).sort();
 }
 
-/** The URLs each worker's journal says it fetched. */
-async function fetchedByWorker(name: string): Promise<string[][]> {
-  const dir = join(tmp.dir, name, '.tarantula', 'workers');
-  const parts: string[][] = [];
-  for (const slot of (await readdir(dir)).sort()) {
-    const lines = (await readFile(join(dir, slot, '.tarantula', 'journal.jsonl'), 'utf8')).split('\n').filter((l) => l.startsWith('["d"'));
-    parts.push(lines.map((l) => (JSON.parse(l) as [string, string])[1]));
-  }
-  return parts;
-}
-
 /** Resolves once the server has answered `n` pages of the site. */
 function afterPages(name: keyof typeof SITES, n: number, then: () => void): void {
   const timer = setInterval(() => {
@@ -100,7 +90,7 @@ describe('one crawl over several worker processes, on a real redis-server', { ti
     const pages = requestsOf('once').map((r) => web.url(r.host, r.path)).sort();
     expect(pages).toEqual(allPages('once'));
     expect(await indexUrls('once')).toEqual(allPages('once'));
-    const parts = await fetchedByWorker('once');
+    const parts = await fetchedByWorker(join(tmp.dir, 'once'));
     expect(parts).toHaveLength(2);
     for (const part of parts) expect(part.length).toBeGreaterThan(0);
     const stats = JSON.parse(await readFile(join(tmp.dir, 'once', 'stats.json'), 'utf8')) as { documents: number; completed: boolean };
@@ -117,7 +107,7 @@ describe('one crawl over several worker processes, on a real redis-server', { ti
       for (let i = 1; i < mine.length; i++) expect(mine[i]!.start - mine[i - 1]!.end, `${host} ${mine[i]!.path}`).toBeGreaterThanOrEqual(100 - SLACK_MS);
     }
     // Hosts moved between the workers (a host goes back after one lease period, 1 s), so the rule held across them.
-    const parts = await fetchedByWorker('polite');
+    const parts = await fetchedByWorker(join(tmp.dir, 'polite'));
     const hostsOfPart = parts.map((urls) => new Set(urls.map((u) => new URL(u).hostname)));
     expect(SITES.polite.filter((h) => hostsOfPart.every((set) => set.has(h))).length).toBeGreaterThan(0);
     // robots.txt is shared in Redis: the worker a host moves to does not ask for it again.

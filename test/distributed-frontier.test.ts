@@ -114,4 +114,49 @@ describe('the shared frontier on a real redis-server', () => {
     a.connection.disconnect();
     b.connection.disconnect();
   });
+
+  it('on several shards, a worker killed while an end waits for its links to reach another shard loses nothing: the page comes back and its links are found again', async () => {
+    // Three shards (hash tags) on one server: the scripts and the waiting are those of a cluster.
+    const shards = crawlShards(['held:0', 'held:1', 'held:2']);
+    const hostOn = (k: number): string => Array.from({ length: 64 }, (_, i) => `s${i}.test`).find((h) => shards.shardOf(h) === k)!;
+    const home = hostOn(0);
+    const away = hostOn((shards.shardOf(home) + 1) % 3);
+    const pages = Array.from({ length: 10 }, (_, i) => request(`http://${home}/${i}`));
+    const link = request(`http://${away}/found`);
+    // Links wait a minute for their shard: only a renewal calls the home host's shard meanwhile.
+    const a = worker('held', 'a', { shards, leaseMs: 1000, shardWaitMs: 60_000 });
+    a.frontier.pushAll(pages);
+    await a.frontier.flush();
+    const [first] = await pullN(a.frontier, 1);
+    expect(first!.url).toBe(pages[0]!.url);
+    // Fetched: its link goes to the other shard's waiting room, its end waits for it.
+    a.frontier.push(link);
+    a.frontier.release(first!, Date.now(), ENDED);
+    const calls = a.frontier.roundTrips;
+    while (a.frontier.roundTrips === calls) await new Promise((r) => setTimeout(r, 5));
+    const client = redis.client();
+    const [homeTag, awayTag] = [shards.prefixes[shards.shardOf(home)]!, shards.prefixes[shards.shardOf(away)]!];
+    // The home host's shard was called after the end: the page is still taken there (all ten), its link nowhere.
+    expect(await client.llen(`${homeTag}k:${home}`)).toBe(pages.length);
+    expect(await client.llen(`${awayTag}q:${away}`)).toBe(0);
+    a.connection.disconnect();
+    // Another worker gets the host once the lease runs out, fetches the page again and finds the link.
+    const b = worker('held', 'b', { shards, leaseMs: 1000 });
+    const got: string[] = [];
+    const until = Date.now() + 20_000;
+    while (got.length < pages.length + 1 && Date.now() < until) {
+      const req = b.frontier.pull(Date.now());
+      if (req === undefined) {
+        await new Promise((r) => setTimeout(r, 5));
+        continue;
+      }
+      got.push(req.url);
+      if (req.url === pages[0]!.url) b.frontier.push(link);
+      b.frontier.release(req, Date.now(), ENDED);
+    }
+    expect(got.sort()).toEqual([...pages.map((p) => p.url), link.url].sort());
+    await b.frontier.close();
+    for (const prefix of shards.prefixes) expect(Number(await client.hget(`${prefix}n`, 'open')), prefix).toBe(0);
+    b.connection.disconnect();
+  });
 });

@@ -1,6 +1,5 @@
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { archiveOf } from '../archive/warc-archive.js';
 import type { SeenSet } from '../frontier/seen-set.js';
 import type { CrawlLogger } from '../log/create-logger.js';
 import type { CrawlerConfig } from '../model/config.js';
@@ -11,7 +10,7 @@ import { EXIT, exitWith } from './exit-status.js';
 export interface OpenedRepository {
   readonly state: CrawlState;
   /** The WARC archive and the addresses of its hosts, when `warc-file` is set. */
-  readonly archiving: Awaited<ReturnType<typeof archiveOf>>;
+  readonly archiving: Awaited<ReturnType<typeof import('../archive/warc-archive.js').archiveOf>>;
 }
 
 /**
@@ -40,7 +39,8 @@ export async function openRepository(
     throw exitWith(EXIT.cannotRun, message);
   }
   try {
-    return { state, archiving: await archiveOf(config) };
+    // The archive's code (warcio among it) is loaded only by a crawl that writes one.
+    return { state, archiving: config.warcFile === undefined ? undefined : await (await import('../archive/warc-archive.js')).archiveOf(config) };
   } catch (err) {
     const message = `cannot open the WARC ${config.warcFile}: ${(err as Error).message}`;
     log.error(message);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PayloadIndex } from './payload-index.js';
-import { sha1Digest, warcDate } from './warc-records.js';
+import { warcDate } from './warc-date.js';
+import { sha1Digest } from './warc-records.js';
 
 describe('PayloadIndex', () => {
   it('gives back the first capture of each payload, by the digest with or without its sha1: prefix', () => {

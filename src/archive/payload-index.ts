@@ -1,5 +1,6 @@
 import { UrlArena } from '../url/url-arena.js';
-import { warcDate, type Original } from './warc-records.js';
+import { warcDate } from './warc-date.js';
+import type { Original } from './warc-records.js';
 
 /** The base32 letters of a digest, `sha1:` and all, or as a CDXJ line has it (the letters alone). */
 const keyOf = (digest: string): string => (digest.startsWith('sha1:') ? digest.slice('sha1:'.length) : digest);

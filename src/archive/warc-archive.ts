@@ -5,7 +5,8 @@ import { cdxjLine, type CdxjSummary } from './cdxj.js';
 import { gzipMember } from './gzip-member.js';
 import { PayloadIndex } from './payload-index.js';
 import { WarcSeries } from './warc-series.js';
-import { conversionRecord, CONVERSION_TYPE, exchangeRecords, IDENTICAL_PAYLOAD, SERVER_NOT_MODIFIED, sha1Digest, warcDate, warcinfoRecord, type Original, type Revisit } from './warc-records.js';
+import { warcDate } from './warc-date.js';
+import { conversionRecord, CONVERSION_TYPE, exchangeRecords, IDENTICAL_PAYLOAD, SERVER_NOT_MODIFIED, sha1Digest, warcinfoRecord, type Original, type Revisit } from './warc-records.js';
 
 /** Where the WARC series goes, when it rolls over, and the addresses of the hosts for WARC-IP-Address. */
 export interface WarcArchiveOptions {

@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import base32Encode from 'base32-encode';
 import { WARCRecord, WARC_1_1 } from 'warcio';
 import type { WireExchange } from '../model/fetch-response.js';
+import { warcDate } from './warc-date.js';
 
 /** WARC 1.1 §6.7's revisit profiles (warcio writes the first by itself). */
 export const IDENTICAL_PAYLOAD = 'http://netpreserve.org/warc/1.1/revisit/identical-payload-digest';
@@ -22,11 +23,6 @@ export function sha1Digest(...parts: readonly (Uint8Array | string)[]): string {
 }
 
 const EMPTY_DIGEST = sha1Digest('');
-
-/** A WARC-Date: second precision, so that a CDXJ's 14-digit timestamp names it exactly (Refers-To-Date after a resume). */
-export function warcDate(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.\d+Z$/, 'Z');
-}
 
 /** One fetch as the archive sees it. */
 export interface Capture {

@@ -1,26 +1,13 @@
 #!/usr/bin/env node
 import { setFlagsFromString } from 'node:v8';
 import { ConfigError } from '../config/config-error.js';
-import { loadConfig } from '../config/load-config.js';
-import { hasCrawlState } from '../state/crawl-state.js';
 import { parseArgs } from '../config/parse-args.js';
-import { usage } from '../config/usage.js';
-import { commandHelp } from '../config/command-help.js';
-import { flushLogger } from '../log/create-logger.js';
-import { openLog } from './open-log.js';
-import { VERSION } from '../config/version.js';
-import { runDemo } from './run-demo.js';
-import { crawlAndReport } from './crawl-and-report.js';
-import { runPagerank } from './run-pagerank.js';
-import { runPipeline } from './run-pipeline.js';
-import { runMerge } from './run-merge.js';
-import { runReport } from './run-report.js';
-import { crawlHere, watch } from './watch.js';
 import { EXIT } from '../app/exit-status.js';
-import { runShared } from './run-shared.js';
-import { WORKER_ARGV_ENV } from '../distributed/supervise-workers.js';
+import { WORKER_ARGV_ENV } from '../distributed/worker-env.js';
 import { passwordsHidden } from '../config/without-password.js';
 
+// Each command's code is loaded when it runs (the bundle is split at these imports): `--version`
+// reads no crawler, a crawl no report, no merge, no Redis client unless it is shared.
 // undici parses HTTP in WebAssembly, which V8 recompiles with TurboFan once it is hot: by default
 // after the first two responses, and a process cannot exit before such a compile ends (150 ms, half
 // the run of a one-page crawl). A budget 100× the default moves that to the first few hundred pages.
@@ -34,35 +21,46 @@ setFlagsFromString('--heap-growing-percent=30');
 async function main(argv: readonly string[]): Promise<number> {
   const args = parseArgs(argv);
   switch (args.command) {
-    case 'help':
+    case 'help': {
+      const { usage } = await import('../config/usage.js');
+      const { commandHelp } = await import('../config/command-help.js');
       process.stdout.write(args.helpTopic === undefined ? usage() : commandHelp(args.helpTopic));
       return EXIT.ok;
-    case 'version':
+    }
+    case 'version': {
+      const { VERSION } = await import('../config/version.js');
       process.stdout.write(`tarantula ${VERSION}\n`);
       return EXIT.ok;
-    case 'demo':
+    }
+    case 'demo': {
+      const { runDemo } = await import('./run-demo.js');
       return runDemo(args.overrides, { report: args.report });
+    }
     case 'crawl': {
+      const { loadConfig } = await import('../config/load-config.js');
+      const { hasCrawlState } = await import('../state/crawl-state.js');
+      const { openLog } = await import('./open-log.js');
+      const { flushLogger } = await import('../log/create-logger.js');
       const { config, warnings } = await loadConfig(args.confPath, args.overrides, { canResume: hasCrawlState });
       const log = await openLog(config);
       for (const warning of warnings) log.warn(warning);
-      const exitCode =
-        config.frontier !== undefined
-          ? await runShared(config, log, undefined, args.watch)
-          : args.watch
-            ? await watch(config, log, crawlHere(config, log, { report: args.report }))
-            : await crawlAndReport(config, log, { report: args.report });
+      let exitCode: number;
+      if (config.frontier !== undefined) exitCode = await (await import('./run-shared.js')).runShared(config, log, undefined, args.watch);
+      else if (args.watch) {
+        const { crawlHere, watch } = await import('./watch.js');
+        exitCode = await watch(config, log, crawlHere(config, log, { report: args.report }));
+      } else exitCode = await (await import('./crawl-and-report.js')).crawlAndReport(config, log, { report: args.report });
       await flushLogger(log);
       return exitCode;
     }
     case 'pagerank':
-      return runPagerank(args.indexPath!, args.pagerank, process.stdout);
+      return (await import('./run-pagerank.js')).runPagerank(args.indexPath!, args.pagerank, process.stdout);
     case 'report':
-      return runReport(args.reportPath!);
+      return (await import('./run-report.js')).runReport(args.reportPath!);
     case 'merge':
-      return runMerge(args.mergePaths!);
+      return (await import('./run-merge.js')).runMerge(args.mergePaths!);
     case 'run':
-      return runPipeline(args.pipelinePath!, args.confPath, args.overrides);
+      return (await import('./run-pipeline.js')).runPipeline(args.pipelinePath!, args.confPath, args.overrides);
   }
 }
 

@@ -2,7 +2,8 @@ import type { Pipeline } from '../engine/pipeline.js';
 import type { CrawlLogger } from '../log/create-logger.js';
 import type { CrawlerConfig } from '../model/config.js';
 import { runWorker } from '../distributed/run-worker.js';
-import { superviseWorkers, WORKER_SLOT_ENV } from '../distributed/supervise-workers.js';
+import { superviseWorkers } from '../distributed/supervise-workers.js';
+import { WORKER_SLOT_ENV } from '../distributed/worker-env.js';
 import { sharedServeOption } from './serve-option.js';
 import { watch } from './watch.js';
 

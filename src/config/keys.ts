@@ -181,6 +181,11 @@ export const KEYS: { readonly [F in keyof CrawlerConfig]: KeySpec<F> } = {
     default: '86400', parse: seconds,
     doc: 'How long a robots.txt stays cached.',
   },
+  idleHosts: {
+    name: 'idle-hosts', section: 'politeness-options', kind: 'integer', unit: 'hosts',
+    default: '256', parse: numberOf({ min: 1 }),
+    doc: 'Hosts the crawl is not fetching from now that keep their connections open and their robots.txt rules compiled; beyond them the least recently used close their connections and keep their rules compact (a few bytes a host), so a crawl of many hosts stays small.',
+  },
   obeyRelNofollow: {
     name: 'obey-rel-nofollow', section: 'politeness-options', kind: 'boolean', unit: 'true, false',
     default: 'true', parse: booleanValue,

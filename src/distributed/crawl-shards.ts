@@ -12,6 +12,12 @@ export interface CrawlShards {
   readonly prefixes: readonly string[];
   /** The shard of a host. */
   shardOf(host: string): number;
+  /**
+   * The shard a worker leases its hosts from first, so that what it tells of them goes to one shard.
+   * A machine's workers `NAME#0`, `NAME#1`, … get the shards in turn from one a hash of NAME picks,
+   * so that the workers of a machine spread evenly whatever their number.
+   */
+  homeOf(worker: string): number;
 }
 
 /**
@@ -27,7 +33,16 @@ const SLOTS = 16384;
 /** The shards of `tags` (hash tags). */
 export function crawlShards(tags: readonly string[]): CrawlShards {
   const prefixes = tags.map((tag) => `t:{${tag}}:`);
-  return { prefixes, shardOf: prefixes.length === 1 ? () => 0 : (host) => fingerprintOf(host)[0] % prefixes.length };
+  const n = prefixes.length;
+  if (n === 1) return { prefixes, shardOf: () => 0, homeOf: () => 0 };
+  return {
+    prefixes,
+    shardOf: (host) => fingerprintOf(host)[0] % n,
+    homeOf: (worker) => {
+      const [, name = worker, slot = '0'] = /^(.*)#(\d+)$/.exec(worker) ?? [];
+      return (fingerprintOf(name)[0] + Number(slot)) % n;
+    },
+  };
 }
 
 /**

@@ -2,12 +2,14 @@ import type { CrawlRequest } from '../model/crawl-request.js';
 import type { RequestEnd } from '../model/request-end.js';
 import { visitOf } from '../model/page-visit.js';
 import { hostFrontier, type DelayPolicy, type Frontier } from '../frontier/host-frontier.js';
+import { FrontQueues } from '../frontier/front-queues.js';
 import { crawlRequestCodec } from '../frontier/request-codec.js';
 import { fingerprintOf } from '../frontier/seen-set.js';
 import type { FrontierRedis } from './connect-frontier.js';
 import type { CrawlShards } from './crawl-shards.js';
 import type { RecrawlVisits } from './recrawl-visits.js';
 import { ShardedSync } from './sharded-sync.js';
+import { indexMember, queuedRequest, type SeenKey } from './level-queues-script.js';
 import type { Admit, SyncReply } from './sync-script.js';
 
 export interface SharedFrontierOptions {
@@ -18,16 +20,20 @@ export interface SharedFrontierOptions {
   readonly worker: string;
   readonly order: 'bfs' | 'dfs';
   readonly maxPerHost: number;
-  /** priority-levels: the front queues of each host this worker holds (SPEC §10). Default 1. */
+  /** priority-levels: the front queues of each host, in Redis and in this worker (SPEC §10). Default 1. */
   readonly levels?: number;
   readonly politeness: DelayPolicy;
-  /** Requests in flight in this worker: it leases 3 × as many hosts (Mercator's back queues). */
   /** Requests in flight on this worker (`threads`): how many hosts it asks for, and permits it wants. */
   readonly requestsInFlight: number;
   readonly leaseMs: number;
   readonly maxPagesPerHost: number;
   /** max-page-number, 0 = none: requests start only with a permit from Redis. */
   readonly maxPages: number;
+  /**
+   * On several shards, the longest a link, an end or a host given back waits for its shard's next
+   * call. Default: 250 ms, or a tenth of a lease period if shorter.
+   */
+  readonly shardWaitMs?: number;
   /** How long a host taken back from a worker that stopped renewing rests first (min-delay): its last request's end is unknown. */
   readonly reapDelayMs: number;
   /** The form of a URL the seen-set compares (without session ids). */
@@ -64,6 +70,15 @@ const SLICE_MS = 10_000;
 const WAKE_MS = 5;
 /** What is to send waits this long for more to join it in the same round trip. */
 const GATHER_MS = 2;
+/**
+ * On several shards, the longest a link, an end or a host given back waits for its shard's next call
+ * by default (or a tenth of a lease period, if shorter, so that a host given back is still leased
+ * when it goes): a call to a shard costs its node about the same whatever it carries, and a worker's
+ * links go to every shard.
+ */
+const SHARD_WAIT_MS = 250;
+/** On several shards, ends held back at most per request in flight: a killed worker's pages fetched again. */
+const ENDS_PER_THREAD = 2;
 
 /** What this worker knows of a host it holds. */
 interface Held {
@@ -93,8 +108,9 @@ interface Held {
  * the head of its queue. `size` counts the shared crawl's pending requests, so the crawl completes
  * when no worker has anything queued, leased or in flight. How each request ended comes with the
  * crawl loop's release of it, as with any frontier: the crawl needs nothing else to run shared.
- * Priority levels act in the local host frontier (front queues): Redis's host queues are lists that
- * keep each request's level in its bytes but hand requests out in arrival order.
+ * Priority levels act in Redis and here alike: each host's shared queue keeps one list per level and
+ * hands a batch out level by level as the local front queues take them (level-queues-script.ts), and
+ * a URL found again whose level rose moves up where it waits, here or in Redis.
  *
  * @example
  * const shared = new SharedFrontier({ redis, shards: await openCrawlShards(connection, 'news'), worker: 'host#0', ... });
@@ -110,7 +126,11 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
   /** URLs moved up here, with their new level and the copies of a lower level still queued, to skip. */
   private readonly raised = new Map<string, { level: number; stale: number }>();
   private outbox: Admit[] = [];
+  /** URLs found again whose level rose and that do not wait here: Redis moves them up if they wait there. */
+  private raises: { host: string; blob: Buffer }[] = [];
   private ends: { host: string; blob: Buffer; kind: 'd' | 'x' }[] = [];
+  /** When the oldest link, end or host to give back not yet handed to the sync came (Infinity: none). */
+  private toldAt = Infinity;
   /** The shared crawl's pending requests that are not this worker's, at the last sync (unknown = 1). */
   private others = 1;
   private active = 0;
@@ -128,6 +148,8 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
   private startBefore = 0;
   private renewedAt = -Infinity;
   private readonly redisSync: ShardedSync;
+  /** priority-levels: with more than one, queued requests carry their URL's fingerprint, for a URL found again to move up. */
+  private readonly levels: number;
   /** Syncs and hosts leased so far (logged when the worker ends; the benchmarks report them). */
   syncs = 0;
   leases = 0;
@@ -138,7 +160,11 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
   }
 
   constructor(private readonly opts: SharedFrontierOptions) {
-    this.redisSync = new ShardedSync(opts.redis, opts.shards);
+    this.redisSync = new ShardedSync(opts.redis, opts.shards, opts.worker, {
+      waitMs: opts.shardWaitMs ?? Math.min(SHARD_WAIT_MS, opts.leaseMs / 10),
+      ends: ENDS_PER_THREAD * opts.requestsInFlight,
+    });
+    this.levels = opts.levels ?? 1;
     const politeness: DelayPolicy = {
       delayMs: (host) => {
         const ms = opts.politeness.delayMs(host);
@@ -148,7 +174,7 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
       },
     };
     this.local = hostFrontier<CrawlRequest>({
-      order: opts.order, maxPerHost: opts.maxPerHost, politeness, levels: opts.levels ?? 1, levelOf: (req) => req.level ?? 1,
+      order: opts.order, maxPerHost: opts.maxPerHost, politeness, levels: this.levels, levelOf: (req) => req.level ?? 1,
       skip: (req) => {
         const r = this.raised.get(req.url);
         if (r === undefined || (req.level ?? 1) >= r.level) return false;
@@ -165,8 +191,8 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
   }
 
   get size(): number {
-    const busy = this.syncing !== undefined || this.ends.length > 0 ? 1 : 0;
-    return this.local.size + this.outbox.length + this.others + busy;
+    const busy = this.syncing !== undefined || this.ends.length > 0 || this.redisSync.endsWaiting > 0 ? 1 : 0;
+    return this.local.size + this.outbox.length + this.redisSync.linksWaiting + this.others + busy;
   }
 
   get inFlight(): number {
@@ -183,10 +209,11 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
       this.raise(req);
       return true;
     }
-    const [hi, lo] = fingerprintOf(this.opts.canonical(req.url));
-    const blob = encode(req);
-    // 16 bits name the bucket, 48 stay in it: an integer exact in Lua's doubles and in Redis's intsets.
-    this.outbox.push({ bucket: hi >>> 16, member: String((hi & 0xffff) * 2 ** 32 + lo), host: req.host, blob });
+    const key = this.seenKey(req.url);
+    const admit = { bucket: key.bucket, member: String(key.member), host: req.host };
+    if (this.levels === 1) this.outbox.push({ ...admit, blob: queuedRequest(req) });
+    else this.outbox.push({ ...admit, blob: queuedRequest(req, key), index: indexMember(key, FrontQueues.levelIndex(this.levels, req.level ?? 1) + 1) });
+    this.toldAt = Math.min(this.toldAt, Date.now());
     const h = this.held.get(req.host);
     if (h) h.remaining = Math.max(h.remaining, 1);
     this.plan();
@@ -243,7 +270,10 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
       if (this.opts.visits) this.opts.visits.ended(req, end.kind !== 'document' ? undefined : end.visit ?? (end.record && visitOf(end.record)));
       const blob = this.blobs.get(req.url);
       this.blobs.delete(req.url);
-      if (blob) this.ends.push({ host: req.host, blob, kind: end.kind === 'document' ? 'd' : 'x' });
+      if (blob) {
+        this.ends.push({ host: req.host, blob, kind: end.kind === 'document' ? 'd' : 'x' });
+        this.toldAt = Math.min(this.toldAt, now);
+      }
     }
     // Only a document keeps its permit; a request to start again takes a new one.
     if (end.kind !== 'document' && this.opts.maxPages > 0) this.permitsOwed++;
@@ -273,14 +303,14 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
     await this.flush(true);
   }
 
-  /** Sends what is waiting at once instead of at the next planned sync; `last` also gives every host back. */
+  /** Sends everything waiting at once instead of at the next planned sync; `last` also gives every host back. */
   async flush(last = false): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
     this.timerAt = Infinity;
     await this.syncing;
     if (this.failed) return;
-    const run = this.sync(last);
+    const run = this.sync(last, true);
     const done = (): void => {
       this.syncing = undefined;
     };
@@ -291,16 +321,28 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
 
   /**
    * Moves a URL found again up to its new level if it waits here (its copy of the lower level is
-   * skipped when it comes up; its end still names the bytes Redis holds). One still in Redis, or
-   * held by another worker, keeps the level it was admitted with.
+   * skipped when it comes up; its end still names the bytes Redis holds), else asks Redis to, where
+   * it may wait. One held by another worker keeps the level it was taken with.
    */
   private raise(req: CrawlRequest): void {
     const level = req.level ?? 1;
     const at = this.waiting.get(req.url);
-    if (at === undefined || level <= at) return;
+    if (at === undefined) {
+      this.raises.push({ host: req.host, blob: queuedRequest({ ...req, again: false }, this.seenKey(req.url)) });
+      this.toldAt = Math.min(this.toldAt, Date.now());
+      this.plan();
+      return;
+    }
+    if (level <= at) return;
     this.waiting.set(req.url, level);
     this.raised.set(req.url, { level, stale: (this.raised.get(req.url)?.stale ?? 0) + 1 });
     this.local.push(req);
+  }
+
+  /** The URL's seen-set fingerprint: 16 bits name its bucket, 48 stay in it (an integer exact in Lua's doubles and in Redis's intsets). */
+  private seenKey(url: string): SeenKey {
+    const [hi, lo] = fingerprintOf(this.opts.canonical(url));
+    return { bucket: hi >>> 16, member: (hi & 0xffff) * 2 ** 32 + lo };
   }
 
   private waitsForPermit(): boolean {
@@ -315,19 +357,28 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
   /** Schedules the next sync: soon when there is something to say or ask, else to renew and to look for work. */
   private plan(): void {
     if (this.closed || this.failed || this.syncing !== undefined) return;
+    const now = Date.now();
+    const lazy = this.redisSync.batches;
     const permitNeeded = this.waitsForPermit() && this.local.size > 0 && this.reserved < this.opts.maxPages;
-    const urgent = this.outbox.length > 0 || this.ends.length > 0 || this.permitsOwed > 0 || permitNeeded || this.giveBacks().length > 0 || this.wantsMore().length > 0;
-    const idle = this.others > 0 && this.held.size < this.opts.requestsInFlight * HOSTS_PER_THREAD;
+    const backs = this.giveBacks().length;
+    if (backs > 0) this.toldAt = Math.min(this.toldAt, now);
+    // On several shards what is told waits for its shard's next call (sharded-sync.ts), and hosts and
+    // requests are asked for only when this worker runs short; on one shard everything goes at once.
+    const told = !lazy && (this.outbox.length > 0 || this.raises.length > 0 || this.ends.length > 0 || backs > 0);
+    const asks = !lazy || this.hungry();
+    const urgent = told || this.permitsOwed > 0 || permitNeeded || (asks && this.wantsMore().length > 0);
+    const idle = asks && this.others > 0 && this.held.size - backs < this.opts.requestsInFlight * HOSTS_PER_THREAD;
     // Also often enough to renew the leases, and to see a host's time slice end.
-    const wait = urgent ? GATHER_MS : idle ? (this.nextReadyInMs >= 0 ? Math.min(this.nextReadyInMs, POLL_MS) : POLL_MS) : Math.min(POLL_MS * 10, this.opts.leaseMs / 10);
-    const at = Date.now() + wait;
+    let wait = urgent ? GATHER_MS : idle ? (this.nextReadyInMs >= 0 ? Math.min(this.nextReadyInMs, POLL_MS) : POLL_MS) : Math.min(POLL_MS * 10, this.opts.leaseMs / 10);
+    if (lazy) wait = Math.min(wait, Math.max(GATHER_MS, this.redisSync.dueIn(now, { since: this.toldAt, links: this.outbox.length, ends: this.ends.length })));
+    const at = now + wait;
     if (this.timer !== undefined && this.timerAt <= at) return;
     clearTimeout(this.timer);
     this.timerAt = at;
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.timerAt = Infinity;
-      this.syncing = this.sync(false).then(
+      this.syncing = this.sync(false, false).then(
         () => {
           this.syncing = undefined;
           this.plan();
@@ -350,6 +401,11 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
     return back;
   }
 
+  /** Fewer requests are queued here than two per request in flight: hosts and requests are asked for now. */
+  private hungry(): boolean {
+    return this.local.size < 2 * this.opts.requestsInFlight;
+  }
+
   private wantsMore(): string[] {
     const more: string[] = [];
     const sliceStart = Date.now() - Math.min(SLICE_MS, this.opts.leaseMs);
@@ -357,12 +413,19 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
     return more;
   }
 
-  /** One round trip: everything to tell, and the hosts and requests to ask for. `last` gives every host back. */
-  private async sync(last: boolean): Promise<void> {
+  /**
+   * One round trip (on several shards, one per shard called): everything to tell, and the hosts and
+   * requests to ask for. `last` gives every host back; `all` sends everything waiting for its shard.
+   */
+  private async sync(last: boolean, all: boolean): Promise<void> {
     const admits = this.outbox;
+    const raises = this.raises;
     const ends = this.ends;
+    const since = this.toldAt;
     this.outbox = [];
+    this.raises = [];
     this.ends = [];
+    this.toldAt = Infinity;
     // Permits are held only for requests waiting here: a worker with nothing to start gives its back, so
     // that a worker with work is never starved by one without.
     const idle = last || this.local.size === 0;
@@ -381,28 +444,40 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
     for (const host of more) this.held.get(host)!.asking = true;
     const o = this.opts;
     const request = {
-      worker: o.worker, ttlMs: o.leaseMs, want: last ? 0 : Math.max(0, o.requestsInFlight * HOSTS_PER_THREAD - this.held.size), batch: BATCH,
+      worker: o.worker, ttlMs: o.leaseMs, want: last ? 0 : Math.max(0, o.requestsInFlight * HOSTS_PER_THREAD - this.held.size + (this.redisSync.batches ? back.length : 0)), batch: BATCH, hungry: this.hungry(),
       order: o.order, maxPagesPerHost: o.maxPagesPerHost, maxPages: o.maxPages, wantPermits, returnedPermits: owed,
-      reapDelayMs: o.reapDelayMs, admits, ends, renew, more, fresh: this.local.size === 0,
+      reapDelayMs: o.reapDelayMs, levels: this.levels, admits, raises, ends, renew, more, fresh: this.local.size === 0, all, since: back.length > 0 ? Math.min(since, now) : since,
       back: back.map((host) => ({ host, delayMs: Math.max(0, this.held.get(host)!.nextAllowed - now) })),
     };
     for (const host of back) this.held.delete(host);
     this.syncs++;
     let reply: SyncReply;
+    let handed = false;
     try {
       // Everything is decided above, in one go: what ends meanwhile waits for the next sync, and no
       // host goes back with an end not told. The ends told wait for their records to be written.
       if (ends.length > 0) await o.durable();
       // Then the visits of the pages ended, before Redis counts them done.
       await o.visits?.flush();
+      handed = true;
       reply = await this.redisSync.sync(request);
     } catch (err) {
-      // Unsent, so still owed: a final sync (or the leases running out) carries them.
-      this.outbox = admits.concat(this.outbox);
-      this.ends = ends.concat(this.ends);
+      // Unsent, so still owed: a final sync (or the leases running out) carries them. Once handed to
+      // the sync, the links, raises and ends wait there for their shards.
+      if (!handed) {
+        this.outbox = admits.concat(this.outbox);
+        this.raises = raises.concat(this.raises);
+        this.ends = ends.concat(this.ends);
+        this.toldAt = Math.min(this.toldAt, since);
+      }
       this.permitsOwed += owed - (idle ? sentPermits : 0);
       this.permits += idle ? sentPermits : 0;
       throw err;
+    }
+    // A host asked for more of and not given any (its shard was not called) may be asked for again.
+    for (const host of more) {
+      const h = this.held.get(host);
+      if (h) h.asking = false;
     }
     // The requests taken wait for their last visits (a conditional request needs them); should Redis
     // fail now, they come back to the shared queues when their leases run out.
@@ -447,12 +522,6 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
       this.local.pushAll(reqs);
     }
     // What Redis counts as open and is not held here: queued, or leased by other workers.
-    this.others = Math.max(0, reply.open - this.local.size - this.active - this.ends.length);
+    this.others = Math.max(0, reply.open - this.local.size - this.active - this.ends.length - this.redisSync.endsWaiting);
   }
-}
-
-/** A request as the shared queues hold it: the in-process back queue's bytes. */
-function encode(req: CrawlRequest): Buffer {
-  const buf = Buffer.allocUnsafe(crawlRequestCodec.maxSize(req));
-  return buf.subarray(0, crawlRequestCodec.encode(req, buf, 0));
 }

@@ -20,15 +20,8 @@ import { hostKey } from '../url/url-parts.js';
 import { withoutSessionIds } from '../url/query-params.js';
 import { RecrawlVisits } from './recrawl-visits.js';
 import { relayLines } from './relay-lines.js';
+import { WORKER_ARGV_ENV, WORKER_SLOT_ENV } from './worker-env.js';
 
-/** The environment variable that makes a `tarantula crawl` process worker SLOT of its supervisor. */
-export const WORKER_SLOT_ENV = 'TARANTULA_WORKER_SLOT';
-/**
- * The environment variable that hands a worker its command line (JSON), passwords and all: the
- * command line itself, which `ps` shows to every user of the machine, has them as `***`. A process's
- * environment is readable by its own user only (/proc/PID/environ), who can read Crawler.conf too.
- */
-export const WORKER_ARGV_ENV = 'TARANTULA_WORKER_ARGV';
 
 /** What the server of a shared crawl's command (`--serve`) reads and steers: the verbs act on the whole crawl, through Redis. */
 export interface SharedCrawl {

@@ -1,3 +1,5 @@
+import { LEVEL_QUEUES_LUA } from './level-queues-script.js';
+
 /**
  * The one script a worker calls (EVALSHA, atomic) for everything it tells and asks the shared
  * frontier: one round trip per sync, however many links, ends and hosts it carries.
@@ -8,7 +10,8 @@
  * gave (HASH host → "WORKER UNTIL": a host given back at the end of its time slice, which the worker
  * that gave it may not lease again before UNTIL ms unless no other worker has taken it).
  * Per-host and per-worker keys are built from the shard's prefix `t:{TAG}:`, whose hash tag keeps
- * every key of the shard in one Redis Cluster slot (crawl-shards.ts): `q:HOST` (LIST of pending requests, head = next),
+ * every key of the shard in one Redis Cluster slot (crawl-shards.ts): the host's pending requests by
+ * priority level (`q:HOST`, `qL:HOST` and their index, level-queues-script.ts),
  * `k:HOST` (LIST of the requests the host's lease holder took and has not finished), `w:WORKER`
  * (SET of the hosts it holds), `s:BUCKET` (SET of 48-bit integers: the seen-set, fingerprints split
  * by their top 16 bits so that each set stays small enough for Redis's 8-byte intset encoding).
@@ -17,12 +20,13 @@
  * order (bfs|dfs), maxPagesPerHost (0 = none), reclaim (1: give back what this worker id held before
  * it restarted), maxPages (max-page-number, 0 = none), permits wanted, permits returned, reapDelayMs
  * (how long a host taken back from a silent worker rests first: its last request's end is unknown),
- * then five counted groups:
- *   admits  n × (bucket, member, host, request)
+ * levels (priority-levels), then six counted groups:
+ *   admits  n × (bucket, member, host, request[, index])   index with levels > 1: member × 32 + level
  *   ends    n × (host, request, kind)          kind d = a document, x = any other end
  *   renew   n × host                           hosts the worker holds and still works
  *   back    n × (host, delayMs)                hosts it gives back, free again after delayMs
  *   more    n × host                           held hosts it wants more requests of
+ *   raise   n × (host, request)                URLs found again whose level rose: moved up if still queued
  *
  * A permit lets a worker start one request under max-page-number: `reserved` counts the documents
  * plus the permits held or in flight, so the crawl never passes the limit; a request that ends as
@@ -42,6 +46,8 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local mine = P .. 'w:' .. worker
 local maxPages, wantPermits, returned = tonumber(ARGV[9]), tonumber(ARGV[10]), tonumber(ARGV[11])
 local reapDelay = tonumber(ARGV[12])
+local levels = tonumber(ARGV[13])
+${LEVEL_QUEUES_LUA}
 -- A host given back after its slice is first the other workers' to take: for as long as a busy
 -- worker goes between syncs (a tenth of a lease period, at most 1 s). Its giver knows first when it
 -- is ready again, and would otherwise take it back at once, every time.
@@ -49,9 +55,9 @@ local firstClaim = math.min(1000, math.floor(ttl / 10))
 
 -- A host goes back to the shared queues: what its holder took and did not finish first, in order.
 local function giveBack(host, at)
-  local q, taken = P .. 'q:' .. host, P .. 'k:' .. host
+  local taken = P .. 'k:' .. host
   local reqs = redis.call('LRANGE', taken, 0, -1)
-  for i = #reqs, 1, -1 do redis.call('LPUSH', q, reqs[i]) end
+  for i = #reqs, 1, -1 do enqueue(host, reqs[i], true) end
   redis.call('DEL', taken)
   local owner = redis.call('HGET', OWNER, host)
   if owner then redis.call('SREM', P .. 'w:' .. owner, host) end
@@ -59,16 +65,15 @@ local function giveBack(host, at)
   redis.call('ZREM', LEASE, host)
   local nextAt = math.max(at, tonumber(redis.call('HGET', NEXT, host) or '0'))
   redis.call('HSET', NEXT, host, nextAt)
-  if redis.call('LLEN', q) > 0 then redis.call('ZADD', READY, nextAt, host) end
+  if waiting(host) > 0 then redis.call('ZADD', READY, nextAt, host) end
 end
 
 local out = {}
 local function take(host)
-  local q = P .. 'q:' .. host
-  local reqs = redis.call('LPOP', q, batch) or {}
+  local reqs, left = takeQueued(host, batch)
   if #reqs > 0 then redis.call('RPUSH', P .. 'k:' .. host, unpack(reqs)) end
   out[#out + 1] = host
-  out[#out + 1] = redis.call('LLEN', q)
+  out[#out + 1] = left
   out[#out + 1] = #reqs
   for i = 1, #reqs do out[#out + 1] = reqs[i] end
 end
@@ -78,14 +83,16 @@ if reclaim then
 end
 for _, host in ipairs(redis.call('ZRANGEBYSCORE', LEASE, '-inf', now)) do giveBack(host, now + reapDelay) end
 
-local i = 13
+local i = 14
 local admitted, ended, documents = 0, 0, 0
+local width = 4
+if levels > 1 then width = 5 end
 for _ = 1, tonumber(ARGV[i]) do
-  local bucket, member, host, req = ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4]
-  i = i + 4
+  local bucket, member, host, req, index = ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], ARGV[i + 5]
+  i = i + width
   if redis.call('SADD', P .. 's:' .. bucket, member) == 1
     and (maxHost <= 0 or redis.call('HINCRBY', HC, host, 1) <= maxHost) then
-    if dfs then redis.call('LPUSH', P .. 'q:' .. host, req) else redis.call('RPUSH', P .. 'q:' .. host, req) end
+    admit(host, req, bucket, index)
     admitted = admitted + 1
     if redis.call('HEXISTS', OWNER, host) == 0 then
       redis.call('ZADD', READY, 'NX', tonumber(redis.call('HGET', NEXT, host) or '0'), host)
@@ -136,6 +143,12 @@ for _ = 1, tonumber(ARGV[i]) do
   local host = ARGV[i + 1]
   i = i + 1
   if redis.call('HGET', OWNER, host) == worker then take(host) end
+end
+i = i + 1
+
+for _ = 1, tonumber(ARGV[i]) do
+  raise(ARGV[i + 1], ARGV[i + 2])
+  i = i + 2
 end
 
 -- Until when others have the first claim on a host this worker gave back (nil: none).
@@ -196,6 +209,8 @@ export interface Admit {
   readonly member: string;
   readonly host: string;
   readonly blob: Buffer;
+  /** With priority levels: its level queue's index member, the fingerprint's member × 32 + its level (level-queues-script.ts). */
+  readonly index?: string;
 }
 
 /** Everything one sync tells and asks (the ARGV above, typed). */
@@ -211,11 +226,15 @@ export interface SyncRequest {
   readonly wantPermits: number;
   readonly returnedPermits: number;
   readonly reapDelayMs: number;
+  /** priority-levels: 1 keeps each host's queue one list. */
+  readonly levels: number;
   readonly admits: readonly Admit[];
   readonly ends: readonly { readonly host: string; readonly blob: Buffer; readonly kind: 'd' | 'x' }[];
   readonly renew: readonly string[];
   readonly back: readonly { readonly host: string; readonly delayMs: number }[];
   readonly more: readonly string[];
+  /** URLs found again whose level rose, as requests at their new level. */
+  readonly raises: readonly { readonly host: string; readonly blob: Buffer }[];
 }
 
 /** The script's reply, read. */
@@ -236,15 +255,18 @@ export const SYNC_KEYS = ['ready', 'lease', 'owner', 'n', 'next', 'hc', 'gave'] 
 /** The keys and arguments of one call of {@link SYNC_SCRIPT} on the shard whose keys start with `prefix` (`t:{TAG}:`). */
 export function syncArgs(prefix: string, r: SyncRequest): (string | number | Buffer)[] {
   const args: (string | number | Buffer)[] = SYNC_KEYS.map((k) => prefix + k);
-  args.push(prefix, r.worker, r.ttlMs, r.want, r.batch, r.order, r.maxPagesPerHost, r.reclaim ? 1 : 0, r.maxPages, r.wantPermits, r.returnedPermits, r.reapDelayMs);
+  args.push(prefix, r.worker, r.ttlMs, r.want, r.batch, r.order, r.maxPagesPerHost, r.reclaim ? 1 : 0, r.maxPages, r.wantPermits, r.returnedPermits, r.reapDelayMs, r.levels);
   args.push(r.admits.length);
-  for (const a of r.admits) args.push(a.bucket, a.member, a.host, a.blob);
+  if (r.levels > 1) for (const a of r.admits) args.push(a.bucket, a.member, a.host, a.blob, a.index ?? '');
+  else for (const a of r.admits) args.push(a.bucket, a.member, a.host, a.blob);
   args.push(r.ends.length);
   for (const e of r.ends) args.push(e.host, e.blob, e.kind);
   args.push(r.renew.length, ...r.renew);
   args.push(r.back.length);
   for (const b of r.back) args.push(b.host, b.delayMs);
   args.push(r.more.length, ...r.more);
+  args.push(r.raises.length);
+  for (const u of r.raises) args.push(u.host, u.blob);
   return args;
 }
 

@@ -183,6 +183,7 @@ export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen
     fetch: options.shared?.robotsFetch(fetcher.robotsTxt) ?? fetcher.robotsTxt,
     userAgent: config.userAgent,
     ttlMs: config.robotsTtlMs,
+    maxOrigins: config.idleHosts,
   });
   const politeness = new Politeness({
     delayFactor: config.delayFactor,

@@ -5,7 +5,7 @@ import { dedup } from '../stages/dedup.js';
 import { defaultPrioritizer, type Prioritizer } from '../frontier/prioritizer.js';
 import { levelRose, prioritize, requestLevelRose } from '../stages/prioritize.js';
 import type { FetchResponse, Validators } from '../model/fetch-response.js';
-import { warcDate } from '../archive/warc-records.js';
+import { warcDate } from '../archive/warc-date.js';
 import { fetchPage } from '../stages/fetch-page.js';
 import { journalAdmissions } from '../stages/journal-admissions.js';
 import { readSitemaps } from '../stages/read-sitemaps.js';
@@ -115,9 +115,10 @@ export function defaultAdmit(ctx: CrawlContext, prioritizer: Prioritizer = defau
   const a = ctx.admission;
   const levels = a.priority.levels > 1;
   // Depth-first moves every URL found again up the stack already (and journals a level only when it
-  // rose); breadth-first lets through only one whose level rose.
+  // rose); breadth-first lets through only one whose level rose, and so does a worker of a shared
+  // crawl (no set of started URLs), whose frontier moves it up in Redis.
   const dfs = c.traversal === 'dfs';
-  const reconsider = levels && !dfs ? levelRose(prioritizer, a.priority) : undefined;
+  const reconsider = levels && (!dfs || a.started === undefined) ? levelRose(prioritizer, a.priority) : undefined;
   const rose = levels && dfs ? requestLevelRose(prioritizer, a.priority) : undefined;
   // What a link is, then whether it is new: two pipes, as rxjs types at most nine operators in one.
   const vetted = pipe(

@@ -63,6 +63,7 @@ export function createFetcher(
     resolve: config.resolve,
     connectTimeoutMs: config.connectTimeoutMs,
     connectionsPerOrigin: config.maxPerHost,
+    idleOrigins: config.idleHosts,
     guard,
     tls: { caFile: config.caFile, insecure: config.insecure },
     http2: config.http2,

@@ -1,11 +1,13 @@
 import type { Dispatcher } from 'undici';
-import Agent from 'undici/lib/dispatcher/agent.js';
 import buildConnector from 'undici/lib/core/connect.js';
+import Client from 'undici/lib/dispatcher/client.js';
+import Pool from 'undici/lib/dispatcher/pool.js';
 import ProxyAgent from 'undici/lib/dispatcher/proxy-agent.js';
 import type { ResolveEntry } from '../model/config.js';
 import { addressGuard, bare, type AddressGuard } from './address-guard.js';
 import { cachingLookup } from './dns-cache.js';
 import { guardedConnector, type Lookup } from './guarded-connector.js';
+import { OriginPools } from './origin-pools.js';
 import { ProxyRouter } from './proxy-router.js';
 import type { ProxySettings } from './proxy-settings.js';
 import { tlsConnectOptions, type TlsSettings } from './tls-options.js';
@@ -16,6 +18,12 @@ export interface DispatcherOptions {
   readonly connectTimeoutMs: number;
   /** Connections kept per origin: requests in flight to one host at most. */
   readonly connectionsPerOrigin: number;
+  /**
+   * Idle origins whose keep-alive connections stay open; the least recently used beyond it are
+   * closed. Default 256: a crawl is busy with at most `threads` origins at once, and a host it
+   * comes back to within a few hundred others finds its connections still open.
+   */
+  readonly idleOrigins?: number;
   readonly userAgent?: string;
   /** The name lookup of new connections. Default: a {@link cachingLookup} over the system resolver. */
   readonly lookup?: Lookup;
@@ -60,7 +68,12 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
   const guarded = guardedConnector({ connector: opts.wrapConnector?.(connector) ?? connector, lookup, guard, pinned, timeoutMs: opts.connectTimeoutMs });
   const connect = opts.remoteAddresses ? recordingPeers(guarded, opts.remoteAddresses) : guarded;
   const agentOptions = { connections: Math.max(1, opts.connectionsPerOrigin), keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000 };
-  const direct = new Agent({ connect, ...agentOptions });
+  const connections = agentOptions.connections;
+  const direct = new OriginPools({
+    // One connection needs no pool around it (undici's Agent makes the same choice).
+    factory: (origin) => (connections === 1 ? new Client(origin, { connect, ...agentOptions }) : new Pool(origin, { connect, ...agentOptions })),
+    maxIdle: opts.idleOrigins ?? 256,
+  });
   if (opts.proxy === undefined) return direct;
   return new ProxyRouter({
     direct,

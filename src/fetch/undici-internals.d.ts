@@ -3,13 +3,6 @@
 // "exports" map, so these paths resolve; they have no types of their own, hence these, in terms of
 // undici's public ones (imports in a declaration file load nothing).
 
-declare module 'undici/lib/dispatcher/agent.js' {
-  // Only undici's index adds request(), stream(), pipeline()... to Dispatcher.prototype: an Agent
-  // loaded from here has dispatch(), close() and destroy(), whatever its type says.
-  import { Agent } from 'undici';
-  export default Agent;
-}
-
 declare module 'undici/lib/core/connect.js' {
   import { buildConnector } from 'undici';
   export default buildConnector;
@@ -37,4 +30,15 @@ declare module 'undici/lib/api/api-connect.js' {
   import type { Dispatcher } from 'undici';
   const connect: Dispatcher['connect'];
   export default connect;
+}
+
+declare module 'undici/lib/dispatcher/pool.js' {
+  // As for every dispatcher loaded from here: dispatch(), close(), destroy() and stats, whatever the type says.
+  import { Pool } from 'undici';
+  export default Pool;
+}
+
+declare module 'undici/lib/dispatcher/client.js' {
+  import { Client } from 'undici';
+  export default Client;
 }

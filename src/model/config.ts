@@ -59,6 +59,8 @@ export interface CrawlerConfig {
   readonly maxPerHost: number;
   readonly maxCrawlDelayMs: number;
   readonly robotsTtlMs: number;
+  /** Idle hosts whose connections stay open and whose robots.txt rules stay compiled. */
+  readonly idleHosts: number;
   readonly obeyRelNofollow: boolean;
   // fetch-options
   readonly userAgent: string;

@@ -6,7 +6,7 @@ import { RobotsCache, type RobotsVerdict } from './robots-cache.js';
 type Answer = { status: number; body?: string; headers?: Record<string, string> } | FetchError;
 
 /** A cache over a fake fetch answering each URL from `answers`, recording what it was asked. */
-function cacheOf(answers: Record<string, Answer>, ttlMs = 60_000) {
+function cacheOf(answers: Record<string, Answer>, ttlMs = 60_000, sizes: { maxOrigins?: number; maxIdleOrigins?: number } = {}) {
   const asked: string[] = [];
   const fetch = async (url: string): Promise<FetchResponse> => {
     asked.push(url);
@@ -15,7 +15,7 @@ function cacheOf(answers: Record<string, Answer>, ttlMs = 60_000) {
     if (a instanceof FetchError) throw a;
     return { status: a.status, headers: a.headers ?? {}, body: Buffer.from(a.body ?? ''), truncated: false, startedAt: 0, durationMs: 5 };
   };
-  return { asked, robots: new RobotsCache({ fetch, userAgent: 'tarantula/1.0', ttlMs }) };
+  return { asked, robots: new RobotsCache({ fetch, userAgent: 'tarantula/1.0', ttlMs, ...sizes }) };
 }
 
 const allowed = (v: RobotsVerdict, url: string): boolean => v.state === 'ready' && v.rules.isAllowed(url, 'tarantula/1.0');
@@ -86,5 +86,59 @@ describe('RobotsCache', () => {
     const { robots } = cacheOf({ 'http://a.test/robots.txt': { status: 503 } });
     robots.giveUp('http://a.test', await robots.get('http://a.test'));
     expect(robots.peek('http://a.test')).toMatchObject({ state: 'unavailable', retry: false });
+  });
+
+  describe('many origins', () => {
+    const MANY = {
+      'http://a.test/robots.txt': { status: 200, body: 'User-agent: other\nDisallow: /\n\nUser-agent: tarantula\nDisallow: /private/\nAllow: /private/*.css$\nCrawl-delay: 2\nSitemap: http://a.test/s.xml\n' },
+      'http://b.test/robots.txt': { status: 200, body: 'User-agent: *\nAllow: /\n' },
+      'http://c.test/robots.txt': { status: 503 },
+      'http://d.test/robots.txt': { status: 200, body: 'User-agent: *\nDisallow: /d/\n' },
+    } satisfies Record<string, Answer>;
+
+    it('keeps the rules of origins past maxOrigins compact, and answers from them without fetching again', async () => {
+      const { asked, robots } = cacheOf(MANY, 60_000, { maxOrigins: 1 });
+      await robots.get('http://a.test');
+      await robots.get('http://b.test');
+      robots.giveUp('http://c.test', await robots.get('http://c.test'));
+      await robots.get('http://d.test');
+      expect(robots.size).toBe(4);
+      // Each of a, b, c went compact as the next one came; asked again, each answers as before.
+      const a = robots.peek('http://a.test')!;
+      expect(allowed(a, 'http://a.test/private/x.html')).toBe(false);
+      expect(allowed(a, 'http://a.test/private/site.css')).toBe(true);
+      expect(allowed(a, 'http://a.test/public')).toBe(true);
+      expect(robots.crawlDelayMs('a.test')).toBe(2000);
+      expect(allowed(robots.peek('http://b.test')!, 'http://b.test/anything')).toBe(true);
+      expect(robots.peek('http://c.test')).toMatchObject({ state: 'unavailable', code: 'http-503', retry: false });
+      expect(allowed(robots.peek('http://d.test')!, 'http://d.test/d/x')).toBe(false);
+      expect(await robots.get('http://a.test')).toMatchObject({ state: 'ready' });
+      expect(asked).toEqual(['http://a.test/robots.txt', 'http://b.test/robots.txt', 'http://c.test/robots.txt', 'http://d.test/robots.txt']);
+    });
+
+    it('forgets the oldest past maxIdleOrigins, which is then fetched again, its Crawl-delay gone meanwhile', async () => {
+      const { asked, robots } = cacheOf(MANY, 60_000, { maxOrigins: 1, maxIdleOrigins: 1 });
+      await robots.get('http://a.test');
+      await robots.get('http://b.test');
+      await robots.get('http://d.test');
+      expect(robots.size).toBe(2);
+      expect(robots.peek('http://a.test')).toBeUndefined();
+      expect(robots.crawlDelayMs('a.test')).toBe(0);
+      expect(allowed(await robots.get('http://a.test'), 'http://a.test/private/x')).toBe(false);
+      expect(robots.crawlDelayMs('a.test')).toBe(2000);
+      expect(asked.filter((u) => u === 'http://a.test/robots.txt')).toHaveLength(2);
+    });
+
+    it('lets compact rules expire at the robots-ttl of their fetch', async () => {
+      const { asked, robots } = cacheOf(MANY, 1000, { maxOrigins: 1 });
+      await robots.get('http://a.test');
+      await robots.get('http://b.test');
+      expect(robots.peek('http://a.test', Date.now() + 500)).toBeDefined();
+      await robots.get('http://b.test');
+      expect(robots.peek('http://a.test', Date.now() + 1500)).toBeUndefined();
+      expect(robots.peek('http://a.test')).toBeUndefined();
+      await robots.get('http://a.test');
+      expect(asked.filter((u) => u === 'http://a.test/robots.txt')).toHaveLength(2);
+    });
   });
 });

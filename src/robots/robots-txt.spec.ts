@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRobotsTxt, productToken, RobotsTxt, ROBOTS_TXT_MAX_BYTES } from './robots-txt.js';
+import { expandRobotsTxt, parseRobotsTxt, parseRobotsTxtFor, productToken, RobotsTxt, ROBOTS_TXT_MAX_BYTES } from './robots-txt.js';
 
 const UA = 'tarantula/0.1.0 (+https://example.com/bot)';
 
@@ -200,5 +200,29 @@ describe('RobotsTxt: escaped unreserved characters (RFC 9309 §2.2.2)', () => {
     ['/%62%61%7A', false],
   ])('%s allowed: %s', (path, allowed) => {
     expect(robots.isAllowed(`http://h.test${path}`, 'tarantula')).toBe(allowed);
+  });
+});
+
+describe('parseRobotsTxtFor and expandRobotsTxt', () => {
+  const AGENT = 'tarantula/1.0';
+
+  it('keeps what the file says to one agent, and reads it back to the same answers', () => {
+    const body = 'User-agent: *\nDisallow: /\n\nUser-agent: tarantula\nDisallow: /private/\nAllow: /private/*.css$\nAllow: /docs/index.html\nCrawl-delay: 1.5\nSitemap: https://a.test/s.xml\n';
+    const { rules, compact } = parseRobotsTxtFor(body, AGENT);
+    expect(rules.sitemaps).toEqual(['https://a.test/s.xml']);
+    const back = expandRobotsTxt(compact);
+    for (const path of ['/', '/private/x', '/private/a.css', '/private/a.css?x', '/docs/', '/docs/other', '/robots.txt', '/ünï']) {
+      expect(back.isAllowed(path, AGENT), path).toBe(rules.isAllowed(path, AGENT));
+    }
+    expect(back.crawlDelaySeconds(UA)).toBe(1.5);
+    expect(back.sitemaps).toEqual([]);
+  });
+
+  it('takes the * group when none names the agent, and says nothing for a file with no rule for it', () => {
+    expect(parseRobotsTxtFor('User-agent: *\nDisallow: /x\n', AGENT).compact).toBe('\nD/x');
+    expect(parseRobotsTxtFor('User-agent: other\nDisallow: /\n', AGENT).compact).toBe('');
+    expect(parseRobotsTxtFor('', AGENT).compact).toBe('');
+    expect(expandRobotsTxt('').isAllowed('/anything', AGENT)).toBe(true);
+    expect(expandRobotsTxt('').crawlDelaySeconds(UA)).toBeUndefined();
   });
 });

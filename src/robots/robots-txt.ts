@@ -1,6 +1,6 @@
 import { robotsPath } from './match-path.js';
 import { compileRules, type RuleMatcher } from './match-rules.js';
-import { groupRobotsLines, productToken, type RobotsTxtSpec } from './robots-txt-groups.js';
+import { groupRobotsLines, productToken, type GroupSpec, type RobotsTxtSpec } from './robots-txt-groups.js';
 import { decodeRobotsTxt, robotsTxtLines } from './robots-txt-lines.js';
 
 export { ROBOTS_TXT_MAX_BYTES } from './robots-txt-lines.js';
@@ -102,4 +102,45 @@ export class RobotsTxt {
  */
 export function parseRobotsTxt(body: Uint8Array | string): RobotsTxt {
   return RobotsTxt.fromSpec(groupRobotsLines(robotsTxtLines(decodeRobotsTxt(body))));
+}
+
+/**
+ * Parses a robots.txt body as {@link parseRobotsTxt} does, and also gives what it says to
+ * `userAgent` alone as a short string (its group's Crawl-delay and rules, no sitemaps, no other
+ * agent's group): the form a cache keeps of a host it is not crawling now, the empty string for
+ * most hosts (no rule for anyone, or none for this agent). {@link expandRobotsTxt} reads it back.
+ *
+ * @example
+ * const { compact } = parseRobotsTxtFor('User-agent: *\nDisallow: /private\nSitemap: https://a.test/s.xml', 'tarantula/1.0');
+ * compact //=> '\nD/private'
+ * expandRobotsTxt(compact).isAllowed('/private/x', 'tarantula/1.0') //=> false
+ */
+export function parseRobotsTxtFor(body: Uint8Array | string, userAgent: string): { readonly rules: RobotsTxt; readonly compact: string } {
+  const spec = groupRobotsLines(robotsTxtLines(decodeRobotsTxt(body)));
+  return { rules: RobotsTxt.fromSpec(spec), compact: compactGroup(spec.groups.get(productToken(userAgent)) ?? spec.groups.get('*')) };
+}
+
+function compactGroup(group: GroupSpec | undefined): string {
+  if (group === undefined) return '';
+  let out = group.crawlDelay === undefined ? '' : String(group.crawlDelay);
+  // A pattern holds no line end (robots.txt is read line by line): one separates the rules.
+  for (const rule of group.rules) out += `\n${rule.allow ? 'A' : 'D'}${rule.pattern}`;
+  return out;
+}
+
+/**
+ * The rules of a compact string from {@link parseRobotsTxtFor}, for the agent it was made for: its
+ * group stands as the `*` group, which every agent then gets.
+ *
+ * @example
+ * expandRobotsTxt('2.5').crawlDelaySeconds('tarantula/1.0') //=> 2.5
+ */
+export function expandRobotsTxt(compact: string): RobotsTxt {
+  if (compact === '') return RobotsTxt.allowAll();
+  const [delay, ...rules] = compact.split('\n');
+  const group: GroupSpec = {
+    crawlDelay: delay === '' ? undefined : Number(delay),
+    rules: rules.map((r) => ({ allow: r.charCodeAt(0) === 0x41, pattern: r.slice(1) })),
+  };
+  return RobotsTxt.fromSpec({ groups: new Map([['*', group]]), sitemaps: [] });
 }

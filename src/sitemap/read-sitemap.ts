@@ -1,4 +1,4 @@
-import sax from 'sax';
+import type { SAXParser } from 'sax';
 import { BodyReader } from '../fetch/read-body.js';
 
 /** sitemaps.org: at most 50,000 URLs and 50 MiB (uncompressed) per file. */
@@ -55,7 +55,8 @@ export async function readSitemap(body: Buffer): Promise<SitemapContents> {
   if (cut !== undefined) bytes = bytes.subarray(0, bytes.lastIndexOf(0x0a) + 1);
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) bytes = bytes.subarray(3);
   const first = bytes.findIndex((b) => b !== 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d);
-  const read = first >= 0 && bytes[first] === 0x3c /* < */ ? readXml(bytes) : readText(bytes);
+  // sax is loaded by the first XML sitemap: most crawls read none.
+  const read = first >= 0 && bytes[first] === 0x3c /* < */ ? readXml(bytes, (await import('sax')).default.parser(false, { lowercase: true, trim: false })) : readText(bytes);
   return read.cut !== undefined || cut === undefined ? read : { ...read, cut };
 }
 
@@ -71,10 +72,9 @@ function readText(bytes: Buffer): SitemapContents {
   return { urls, sitemaps: [] };
 }
 
-function readXml(bytes: Buffer): SitemapContents {
+function readXml(bytes: Buffer, parser: SAXParser): SitemapContents {
   const urls: SitemapUrl[] = [];
   const sitemaps: string[] = [];
-  const parser = sax.parser(false, { lowercase: true, trim: false });
   let entry: { loc?: string; lastmod?: string } | undefined;
   let text = '';
   let cut: string | undefined;
