@@ -68,6 +68,12 @@ export interface FramedRun {
 /** Bytes around each record: its length before and after (to walk both ways) and its arrival number. */
 const FRAME = 12;
 const MIN_ARENA = 256;
+/**
+ * The arena of a queue that holds nothing: a broad crawl keeps tens of thousands of hosts known
+ * with nothing queued (a robots.txt being fetched, a host between its pages), and a buffer of its
+ * own costs some 500 bytes with its ArrayBuffer and backing store even when empty.
+ */
+const NO_ARENA = Buffer.alloc(0);
 
 /**
  * Entries as bytes in one growable arena per host: `[length][seq][request][length]`, live between
@@ -76,9 +82,9 @@ const MIN_ARENA = 256;
  * (about 300): the frontier's memory stays near its content as a crawl grows to millions of URLs.
  */
 export class PackedQueue<R> implements BackQueue<R> {
-  private buf = Buffer.allocUnsafeSlow(MIN_ARENA);
-  private head = MIN_ARENA / 2;
-  private tail = MIN_ARENA / 2;
+  private buf = NO_ARENA;
+  private head = 0;
+  private tail = 0;
   size = 0;
 
   constructor(
@@ -216,7 +222,8 @@ export class PackedQueue<R> implements BackQueue<R> {
   /** Moves the live bytes to the middle of an arena with room for `need` more on either side. */
   private regrow(need: number): void {
     const live = this.tail - this.head;
-    const size = Math.max(MIN_ARENA, Math.ceil((live + 2 * need) * 1.5));
+    // A first arena fits about three such entries, which is all most hosts of a broad crawl ever hold.
+    const size = live === 0 ? 3 * need : Math.max(MIN_ARENA, Math.ceil((live + 2 * need) * 1.5));
     const next = size <= this.buf.length && live + 2 * need <= this.buf.length ? this.buf : Buffer.allocUnsafeSlow(size);
     const head = (next.length - live) >> 1;
     this.buf.copy(next, head, this.head, this.tail);
@@ -225,13 +232,13 @@ export class PackedQueue<R> implements BackQueue<R> {
     this.tail = head + live;
   }
 
-  /** An emptied queue lets go of a large arena. */
+  /** An emptied queue lets go of its arena. */
   private shrunk(): void {
     if (--this.size === 0) this.emptied();
   }
 
   private emptied(): void {
-    if (this.buf.length > 4 * MIN_ARENA) this.buf = Buffer.allocUnsafeSlow(MIN_ARENA);
-    this.head = this.tail = this.buf.length >> 1;
+    this.buf = NO_ARENA;
+    this.head = this.tail = 0;
   }
 }
