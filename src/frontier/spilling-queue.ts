@@ -17,10 +17,13 @@ import type { Block, SegmentStore } from './segment-store.js';
  * const q = new SpillingQueue('a.test', crawlRequestCodec, store, false);
  * q.pushBack(req, 0); q.popFront() //=> { req, seq: 0 }
  */
+/** The blocks of every queue that has none (most hosts, all their life): never pushed to, a queue makes its own to spill. */
+const NO_BLOCKS = new Deque<Block>(1);
+
 export class SpillingQueue<R> implements BackQueue<R> {
   /** Entries before the blocks: made only once there are blocks, or entries put back before them. */
   private head: PackedQueue<R> | undefined;
-  private readonly blocks = new Deque<Block>();
+  private blocks = NO_BLOCKS;
   private readonly tail: PackedQueue<R>;
   /** The bytes this queue last counted in the store's `held`. */
   private held = 0;
@@ -95,6 +98,7 @@ export class SpillingQueue<R> implements BackQueue<R> {
       // The disk failed: the entries stay in memory, pending as before.
       if (block === undefined) return;
       this.tail.dropFront(run.bytes.length, run.count);
+      if (this.blocks === NO_BLOCKS) this.blocks = new Deque<Block>();
       this.blocks.pushBack(block);
     }
   }
