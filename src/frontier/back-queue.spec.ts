@@ -55,3 +55,18 @@ describe.each([
     expect(q.popFront()).toEqual({ seq: 41, req: { ...r, depth: 0xffff } });
   });
 });
+
+describe('packed back queue', () => {
+  it('takes a first buffer sized to its entry, not a fixed block, and none while empty', () => {
+    const q = new PackedQueue<CrawlRequest>('h.test', crawlRequestCodec);
+    const r: CrawlRequest = { url: 'http://h.test/p/1', host: 'h.test', depth: 1, originalUrl: 'http://h.test/p/1', redirects: 0, attempt: 0 };
+    q.pushBack(r, 0);
+    expect(q.footprint).toBeLessThan(256);
+    q.pushBack(r, 1);
+    q.pushFront(r, 2);
+    [0, 1, 2].forEach(() => q.popFront());
+    expect(q.footprint).toBe(0);
+    q.pushFront(r, 3);
+    expect(q.popBack()).toEqual({ seq: 3, req: r });
+  });
+});

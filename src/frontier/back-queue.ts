@@ -222,7 +222,7 @@ export class PackedQueue<R> implements BackQueue<R> {
   /** Moves the live bytes to the middle of an arena with room for `need` more on either side. */
   private regrow(need: number): void {
     const live = this.tail - this.head;
-    // A first arena fits about three such entries, which is all most hosts of a broad crawl ever hold.
+    // A first arena fits the entry and one more at either end: most hosts of a broad crawl hold one to three URLs a level.
     const size = live === 0 ? 3 * need : Math.max(MIN_ARENA, Math.ceil((live + 2 * need) * 1.5));
     const next = size <= this.buf.length && live + 2 * need <= this.buf.length ? this.buf : Buffer.allocUnsafeSlow(size);
     const head = (next.length - live) >> 1;
