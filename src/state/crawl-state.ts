@@ -120,10 +120,12 @@ export async function openCrawlState(repository: string, seen: SeenSet, started?
       const url = e[1];
       seen.add(url);
       pendingCount++;
-      const req = admitted(e);
-      // As hostLimit counts: a sitemap is no document of its host.
-      if (req.sitemap === undefined) hostCounts.set(req.host, (hostCounts.get(req.host) ?? 0) + 1);
-      else sitemaps.set(url, req);
+      // As hostLimit counts: a sitemap is no document of its host. Only a sitemap's request is built
+      // here: the others are read again from the journal when the frontier takes them.
+      if (e[5]?.sitemap === undefined) {
+        const host = hostKey(url);
+        hostCounts.set(host, (hostCounts.get(host) ?? 0) + 1);
+      } else sitemaps.set(url, admitted(e));
     } else if (e[0] === 'l') {
       if (!ended.has(e[1]) && e[2] > (levelUps.get(e[1]) ?? 1)) levelUps.set(e[1], e[2]);
     } else if (e[0] === 'd' || e[0] === 'x' || e[0] === 'r') {
