@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { WarcArchive } from '../archive/warc-archive.js';
 import type { AddressGuard } from '../fetch/address-guard.js';
 import { hostFrontier, type DelayPolicy, type Frontier } from '../frontier/host-frontier.js';
@@ -25,7 +26,6 @@ import { STATE_DIR, type CrawlState } from '../state/crawl-state.js';
 import type { JournalWriter } from '../state/journal-writer.js';
 import { RecrawlSchedule } from '../state/recrawl-schedule.js';
 import { MirrorStore } from '../store/mirror-store.js';
-import { join } from 'node:path';
 import { reservedNames } from '../store/reserved-names.js';
 import { linkPolicy, linkPolicySource, type LinkPolicy } from '../url/link-policy.js';
 import { withoutSessionIds } from '../url/query-params.js';
@@ -175,7 +175,8 @@ export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen
   const { shared } = options;
   const visits = shared && ((url: string) => shared.visitOf(url));
   const stats = new CrawlStats((url) => visits?.(url) ?? state.known.get(url)?.record);
-  const tablesBytes = memoryShares(config.memoryBudgetMb).pageTablesBytes;
+  const shares = memoryShares(config.memoryBudgetMb);
+  const tablesBytes = shares.pageTablesBytes;
   const contentSeen = new ContentSeen({ dir: join(options.tablesDir ?? join(config.repository, STATE_DIR), 'content'), budgetBytes: tablesBytes / 2 });
   const fetcher = createFetcher(config, log, options);
   const robots = new RobotsCache({
@@ -232,7 +233,7 @@ export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen
     : new PageRenderer({ executablePath: findChromium(config.chromiumPath) ?? 'chromium', threads: config.renderThreads, timeoutMs: config.renderTimeoutMs });
   const frontierFiles = options.shared
     ? undefined
-    : new SegmentStore(options.spillDir ?? join(config.repository, STATE_DIR, 'frontier'), memoryShares(config.memoryBudgetMb).frontierBytes);
+    : new SegmentStore(options.spillDir ?? join(config.repository, STATE_DIR, 'frontier'), shares.frontierBytes);
   return {
     config,
     log,
