@@ -151,6 +151,17 @@ export interface CrawlContextOptions {
  */
 const NEAR_PAGE_BYTES = 132;
 
+/** The crawl's politeness (`delay-factor`, `min-delay`, `max-delay`, robots.txt Crawl-delay): one for the frontier, or one of its own for the browser's requests to other hosts. */
+export function crawlPoliteness(config: CrawlerConfig, robots: RobotsCache): Politeness {
+  return new Politeness({
+    delayFactor: config.delayFactor,
+    minDelayMs: config.minDelayMs,
+    maxDelayMs: config.maxDelayMs,
+    crawlDelayMs: (host) => robots.crawlDelayMs(host),
+    maxCrawlDelayMs: config.maxCrawlDelayMs,
+  });
+}
+
 /**
  * The set of URLs pulled from the frontier, which depth-first and priority levels need (a URL found
  * again while still waiting moves up); undefined when the configuration needs none.
@@ -186,13 +197,7 @@ export function createCrawlContext(config: CrawlerConfig, log: CrawlLogger, seen
     ttlMs: config.robotsTtlMs,
     maxOrigins: config.idleHosts,
   });
-  const politeness = new Politeness({
-    delayFactor: config.delayFactor,
-    minDelayMs: config.minDelayMs,
-    maxDelayMs: config.maxDelayMs,
-    crawlDelayMs: (host) => robots.crawlDelayMs(host),
-    maxCrawlDelayMs: config.maxCrawlDelayMs,
-  });
+  const politeness = crawlPoliteness(config, robots);
   // Built once, for both threads: the main thread's admission and the document workers' link lines;
   // the seeds an interrupted run's input files added widen it again.
   const policySource = linkPolicySource(config, state.scopeSeeds);

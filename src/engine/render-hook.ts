@@ -7,8 +7,7 @@ import { foundMoreLinks, HostSampling } from '../render/host-sampling.js';
 import type { RenderNetwork } from '../render/page-renderer.js';
 import { makeListFilter } from '../url/url-lists.js';
 import { hostKey } from '../url/url-parts.js';
-import { Politeness } from '../frontier/politeness.js';
-import type { CrawlContext } from './crawl-context.js';
+import { crawlPoliteness, type CrawlContext } from './crawl-context.js';
 import { HostGate } from './host-gate.js';
 
 /**
@@ -22,11 +21,7 @@ function thirdPartyGate(ctx: CrawlContext): HostGate {
     // A page waiting for a render thread holds its host's slot: a render waits for it half its time at most, then goes on without.
     return new HostGate(ctx.hosts.politeness, lender, config.renderTimeoutMs / 2);
   }
-  const { robots } = ctx.hosts;
-  return new HostGate(new Politeness({
-    delayFactor: config.delayFactor, minDelayMs: config.minDelayMs, maxDelayMs: config.maxDelayMs,
-    crawlDelayMs: (host) => robots.crawlDelayMs(host), maxCrawlDelayMs: config.maxCrawlDelayMs,
-  }));
+  return new HostGate(crawlPoliteness(config, ctx.hosts.robots));
 }
 
 /**
