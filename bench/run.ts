@@ -57,9 +57,9 @@ const jsonFile = value('--json');
 const maxPageNumber = value('--max-page-number') === undefined ? undefined : Number(value('--max-page-number'));
 const memoryBudgetMb = value('--memory-budget') === undefined ? undefined : Number(value('--memory-budget'));
 const cpuProfDir = value('--cpu-prof');
-/** Flags for the crawler's node, e.g. `--node-args "--max-semi-space-size=4"`. */
 /** `--set section.key=value`, repeatable: a setting added to the crawler's conf (a feature turned off). */
 const sets = argv.flatMap((a, i) => (a === '--set' && argv[i + 1] !== undefined ? [argv[i + 1]!] : []));
+/** Flags for the crawler's node, e.g. `--node-args "--max-semi-space-size=4"`. */
 const extraNodeArgs = value('--node-args')?.split(/\s+/).filter(Boolean) ?? [];
 /** `redis`: a redis-server of its own; `cluster`: a Redis Cluster of 3 masters of its own. */
 const frontierKind = value('--frontier');

@@ -53,15 +53,17 @@ export class OriginPools extends Dispatcher {
   }
 
   override close(): Promise<void> {
-    const pools = [...this.pools.values()];
-    this.pools.clear();
-    return Promise.all(pools.map((p) => p.close())).then(ignore);
+    return this.endAll((p) => p.close());
   }
 
   override destroy(): Promise<void> {
+    return this.endAll((p) => p.destroy());
+  }
+
+  private endAll(end: (pool: DispatcherType) => Promise<void>): Promise<void> {
     const pools = [...this.pools.values()];
     this.pools.clear();
-    return Promise.all(pools.map((p) => p.destroy())).then(ignore);
+    return Promise.all(pools.map(end)).then(ignore);
   }
 
   /** Closes the least recently used idle origins until `maxIdle` remain; busy ones (at most the requests in flight) stay. */
