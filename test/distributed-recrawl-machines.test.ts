@@ -6,6 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FixtureRequest } from '../src/demo/fixture-server.js';
 import { NO_DELAYS, NO_SITEMAPS, startWeb, type E2eWeb } from './support/e2e-web.js';
+import { gridPages } from './support/grid-web.js';
 import { HOSTILE_ROOT, logLines } from './support/hostile-web.js';
 import { parseSeedIndex } from './support/index-files.js';
 import { startRedis, type TestRedis } from './support/redis-server.js';
@@ -27,44 +28,22 @@ const versions = new Map<string, number>();
 /** Machine a's answers of a round, waiting for machine b's first request of it (absent once it came). */
 const waitingForB = new Map<string, (() => void)[] | null>();
 
-/**
- * A grid of pages (page K links 2K+1, 2K+2 and page K of the next host) that answers If-None-Match
- * with 304 while the page is unchanged. Machine a gets no answer in a round before machine b has
- * sent its first request of it: both take part, whichever starts first.
- */
+/** The grid's pages, with ETags, answering If-None-Match with 304 while the page is unchanged; slow enough that both machines take part in every round. */
+const grid = gridPages(HOSTS, PAGES, 40, (host, k, etag) => `${host} ${k} ${etag}`, versions);
+
+/** The grid, but machine a gets no answer in a round before machine b has sent its first request of it: both take part, whichever starts first. */
 function handle(req: IncomingMessage, res: ServerResponse, at: { host: string; path: string }): boolean {
-  const h = HOSTS.indexOf(at.host);
-  if (h < 0) return false;
+  if (!HOSTS.includes(at.host)) return false;
   const [, machine, round] = /^tarantula\/([ab])-(\d+)$/.exec(req.headers['user-agent'] ?? '') ?? [];
   const waiting = round === undefined ? null : waitingForB.has(round) ? waitingForB.get(round)! : [];
   if (machine === 'b' && waiting !== null) {
     waitingForB.set(round!, null);
     for (const answerLater of waiting) answerLater();
   } else if (machine === 'a' && waiting !== null) {
-    waitingForB.set(round!, [...waiting, () => answer(req, res, at, h)]);
+    waitingForB.set(round!, [...waiting, () => void grid.handle!(req, res, at)]);
     return true;
   }
-  answer(req, res, at, h);
-  return true;
-}
-
-function answer(req: IncomingMessage, res: ServerResponse, at: { host: string; path: string }, h: number): void {
-  const k = Number(/^\/(\d+)$/.exec(at.path)?.[1] ?? NaN);
-  if (!(k >= 0 && k < PAGES)) {
-    res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found\n');
-    return;
-  }
-  const etag = `"v${versions.get(`${at.host}${at.path}`) ?? 1}"`;
-  if (req.headers['if-none-match'] === etag) {
-    res.writeHead(304, { ETag: etag }).end();
-    return;
-  }
-  const next = HOSTS[(h + 1) % HOSTS.length]!;
-  const links = [2 * k + 1, 2 * k + 2].filter((n) => n < PAGES).map((n) => `<a href="/${n}">${n}</a>`);
-  links.push(`<a href="http://${next}:${req.socket.localPort}/${k}">${next} ${k}</a>`);
-  const body = `<!DOCTYPE html>\n<html><head><title>${at.host} ${k} ${etag}</title></head><body>${links.join(' ')}</body></html>\n`;
-  // Slow enough that both machines take part in every round.
-  setTimeout(() => res.writeHead(200, { 'Content-Type': 'text/html', ETag: etag, 'Content-Length': Buffer.byteLength(body) }).end(body), 40);
+  return grid.handle!(req, res, at);
 }
 
 let web: E2eWeb;
