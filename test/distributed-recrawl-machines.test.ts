@@ -1,4 +1,3 @@
-import type { ChildProcess } from 'node:child_process';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -7,10 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FixtureRequest } from '../src/demo/fixture-server.js';
 import { NO_DELAYS, NO_SITEMAPS, startWeb, type E2eWeb } from './support/e2e-web.js';
 import { gridPages } from './support/grid-web.js';
-import { HOSTILE_ROOT, logLines } from './support/hostile-web.js';
+import { HOSTILE_ROOT } from './support/hostile-web.js';
 import { parseSeedIndex } from './support/index-files.js';
 import { startRedis, type TestRedis } from './support/redis-server.js';
 import { runCli, type CliOptions } from './support/run-cli.js';
+import { onSecondWorker } from './support/second-worker.js';
 import { tempDir } from './support/temp-dir.js';
 
 /** Eight hosts, so that the hosts a machine's workers lease in one round are rarely all those it leased in the last. */
@@ -194,30 +194,17 @@ describe('a shared crawl over two machines, recrawled', { timeout: 300_000 }, ()
   });
 
   it('a worker SIGKILLed mid-round loses nothing (every page is due under recrawl-policy = fixed); the earlier round\'s keys go', async () => {
-    let killed: number | undefined;
-    const { a, b, requests } = await round(4, {
-      policy: 'fixed',
-      flags: ['--lease', '1', '--log-level', '1'],
-      a: {
-        onSpawn: (child: ChildProcess) => {
-          let log = '';
-          child.stderr!.on('data', (s: string) => {
-            log += s;
-            const started = logLines(log.slice(0, log.lastIndexOf('\n') + 1)).filter((l) => l.msg === 'worker started');
-            if (killed !== undefined || started.length < 2) return;
-            killed = started[1]!.pid as number;
-            const poll = setInterval(() => {
-              if (requestsOf('tarantula/a-4').length + requestsOf('tarantula/b-4').length < 20) return;
-              clearInterval(poll);
-              process.kill(killed!, 'SIGKILL');
-            }, 5);
-          });
-        },
-      },
+    const second = onSecondWorker((pid) => {
+      const poll = setInterval(() => {
+        if (requestsOf('tarantula/a-4').length + requestsOf('tarantula/b-4').length < 20) return;
+        clearInterval(poll);
+        process.kill(pid, 'SIGKILL');
+      }, 5);
     });
+    const { a, b, requests } = await round(4, { policy: 'fixed', flags: ['--lease', '1', '--log-level', '1'], a: { onSpawn: second.onSpawn } });
     expect(a.code, a.stderr).toBe(0);
     expect(b.code, b.stderr).toBe(0);
-    expect(killed).toBeDefined();
+    expect(second.pid()).toBeDefined();
     const all = [...requests.a, ...requests.b];
     expect([...new Set(all.map(urlOf))].sort()).toEqual(allPages());
     expect(all.every((r) => r.headers['if-none-match'] !== undefined)).toBe(true);
