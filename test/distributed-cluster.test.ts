@@ -1,4 +1,3 @@
-import type { ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +8,7 @@ import { HOSTILE_ROOT, logLines } from './support/hostile-web.js';
 import { parseSeedIndex } from './support/index-files.js';
 import { startRedisCluster, type TestCluster } from './support/redis-cluster.js';
 import { runCli, type CliOptions } from './support/run-cli.js';
+import { onSecondWorker } from './support/second-worker.js';
 import { tempDir } from './support/temp-dir.js';
 
 const PAGES = 20;
@@ -105,21 +105,10 @@ describe('one crawl on a 3-master Redis Cluster', { timeout: 120_000 }, () => {
   });
 
   it('loses nothing when a worker is SIGKILLed: its hosts come back after the lease, at most its in-flight pages twice', async () => {
-    let killed: number | undefined;
-    const run = await crawl('kill', ['--workers', '2', '--threads', '2', '--lease', '1', '--log-level', '1'], cluster.url(await otherNode('c-kill')), {
-      onSpawn: (child: ChildProcess) => {
-        let log = '';
-        child.stderr!.on('data', (s: string) => {
-          log += s;
-          const started = logLines(log.slice(0, log.lastIndexOf('\n') + 1)).filter((l) => l.msg === 'worker started');
-          if (killed !== undefined || started.length < 2) return;
-          killed = started[1]!.pid as number;
-          afterPages('kill', 40, () => process.kill(killed!, 'SIGKILL'));
-        });
-      },
-    });
+    const second = onSecondWorker((pid) => afterPages('kill', 40, () => process.kill(pid, 'SIGKILL')));
+    const run = await crawl('kill', ['--workers', '2', '--threads', '2', '--lease', '1', '--log-level', '1'], cluster.url(await otherNode('c-kill')), { onSpawn: second.onSpawn });
     expect(run.code, run.stderr).toBe(0);
-    expect(logLines(run.stderr).some((l) => l.msg.startsWith('a worker died') && l.pid === killed)).toBe(true);
+    expect(logLines(run.stderr).some((l) => l.msg.startsWith('a worker died') && l.pid === second.pid())).toBe(true);
     const pages = fetched('kill');
     expect([...new Set(pages)].sort()).toEqual(allPages('kill'));
     expect(pages.length - new Set(pages).size).toBeLessThanOrEqual(3 * 2);

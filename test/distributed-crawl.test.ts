@@ -9,6 +9,7 @@ import { HOSTILE_ROOT, closedPort, logLines } from './support/hostile-web.js';
 import { parseSeedIndex } from './support/index-files.js';
 import { startRedis, type TestRedis } from './support/redis-server.js';
 import { runCli, type CliOptions } from './support/run-cli.js';
+import { onSecondWorker } from './support/second-worker.js';
 import { tempDir } from './support/temp-dir.js';
 import { until } from './support/until.js';
 import { fetchedByWorker } from './support/worker-journals.js';
@@ -138,21 +139,10 @@ describe('one crawl over several worker processes, on a real redis-server', { ti
   });
 
   it('loses nothing when a worker is SIGKILLed: its hosts come back after the lease, at most its in-flight pages twice', async () => {
-    let killed: number | undefined;
-    const run = await crawl('kill', ['--workers', '2', '--threads', '2', '--lease', '1', '--log-level', '1'], {
-      onSpawn: (child: ChildProcess) => {
-        let log = '';
-        child.stderr!.on('data', (s: string) => {
-          log += s;
-          const started = logLines(log.slice(0, log.lastIndexOf('\n') + 1)).filter((l) => l.msg === 'worker started');
-          if (killed !== undefined || started.length < 2) return;
-          killed = started[1]!.pid as number;
-          afterPages('kill', 40, () => process.kill(killed!, 'SIGKILL'));
-        });
-      },
-    });
+    const second = onSecondWorker((pid) => afterPages('kill', 40, () => process.kill(pid, 'SIGKILL')));
+    const run = await crawl('kill', ['--workers', '2', '--threads', '2', '--lease', '1', '--log-level', '1'], { onSpawn: second.onSpawn });
     expect(run.code, run.stderr).toBe(0);
-    expect(logLines(run.stderr).some((l) => l.msg.startsWith('a worker died') && l.pid === killed)).toBe(true);
+    expect(logLines(run.stderr).some((l) => l.msg.startsWith('a worker died') && l.pid === second.pid())).toBe(true);
     const pages = requestsOf('kill').map((r) => web.url(r.host, r.path));
     expect([...new Set(pages)].sort()).toEqual(allPages('kill'));
     // Fetched again: what was in flight at the kill, fetching or still parsing and storing (2 × threads

@@ -1,4 +1,3 @@
-import type { ChildProcess } from 'node:child_process';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -6,10 +5,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FixtureRequest } from '../src/demo/fixture-server.js';
 import { NO_DELAYS, NO_SITEMAPS, startWeb, type E2eWeb } from './support/e2e-web.js';
-import { HOSTILE_ROOT, logLines } from './support/hostile-web.js';
+import { gridPages } from './support/grid-web.js';
+import { HOSTILE_ROOT } from './support/hostile-web.js';
 import { parseSeedIndex } from './support/index-files.js';
 import { startRedis, type TestRedis } from './support/redis-server.js';
 import { runCli, type CliOptions } from './support/run-cli.js';
+import { onSecondWorker } from './support/second-worker.js';
 import { tempDir } from './support/temp-dir.js';
 
 /** Eight hosts, so that the hosts a machine's workers lease in one round are rarely all those it leased in the last. */
@@ -27,44 +28,22 @@ const versions = new Map<string, number>();
 /** Machine a's answers of a round, waiting for machine b's first request of it (absent once it came). */
 const waitingForB = new Map<string, (() => void)[] | null>();
 
-/**
- * A grid of pages (page K links 2K+1, 2K+2 and page K of the next host) that answers If-None-Match
- * with 304 while the page is unchanged. Machine a gets no answer in a round before machine b has
- * sent its first request of it: both take part, whichever starts first.
- */
+/** The grid's pages, with ETags, answering If-None-Match with 304 while the page is unchanged; slow enough that both machines take part in every round. */
+const grid = gridPages(HOSTS, PAGES, 40, (host, k, etag) => `${host} ${k} ${etag}`, versions);
+
+/** The grid, but machine a gets no answer in a round before machine b has sent its first request of it: both take part, whichever starts first. */
 function handle(req: IncomingMessage, res: ServerResponse, at: { host: string; path: string }): boolean {
-  const h = HOSTS.indexOf(at.host);
-  if (h < 0) return false;
+  if (!HOSTS.includes(at.host)) return false;
   const [, machine, round] = /^tarantula\/([ab])-(\d+)$/.exec(req.headers['user-agent'] ?? '') ?? [];
   const waiting = round === undefined ? null : waitingForB.has(round) ? waitingForB.get(round)! : [];
   if (machine === 'b' && waiting !== null) {
     waitingForB.set(round!, null);
     for (const answerLater of waiting) answerLater();
   } else if (machine === 'a' && waiting !== null) {
-    waitingForB.set(round!, [...waiting, () => answer(req, res, at, h)]);
+    waitingForB.set(round!, [...waiting, () => void grid.handle!(req, res, at)]);
     return true;
   }
-  answer(req, res, at, h);
-  return true;
-}
-
-function answer(req: IncomingMessage, res: ServerResponse, at: { host: string; path: string }, h: number): void {
-  const k = Number(/^\/(\d+)$/.exec(at.path)?.[1] ?? NaN);
-  if (!(k >= 0 && k < PAGES)) {
-    res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found\n');
-    return;
-  }
-  const etag = `"v${versions.get(`${at.host}${at.path}`) ?? 1}"`;
-  if (req.headers['if-none-match'] === etag) {
-    res.writeHead(304, { ETag: etag }).end();
-    return;
-  }
-  const next = HOSTS[(h + 1) % HOSTS.length]!;
-  const links = [2 * k + 1, 2 * k + 2].filter((n) => n < PAGES).map((n) => `<a href="/${n}">${n}</a>`);
-  links.push(`<a href="http://${next}:${req.socket.localPort}/${k}">${next} ${k}</a>`);
-  const body = `<!DOCTYPE html>\n<html><head><title>${at.host} ${k} ${etag}</title></head><body>${links.join(' ')}</body></html>\n`;
-  // Slow enough that both machines take part in every round.
-  setTimeout(() => res.writeHead(200, { 'Content-Type': 'text/html', ETag: etag, 'Content-Length': Buffer.byteLength(body) }).end(body), 40);
+  return grid.handle!(req, res, at);
 }
 
 let web: E2eWeb;
@@ -215,30 +194,17 @@ describe('a shared crawl over two machines, recrawled', { timeout: 300_000 }, ()
   });
 
   it('a worker SIGKILLed mid-round loses nothing (every page is due under recrawl-policy = fixed); the earlier round\'s keys go', async () => {
-    let killed: number | undefined;
-    const { a, b, requests } = await round(4, {
-      policy: 'fixed',
-      flags: ['--lease', '1', '--log-level', '1'],
-      a: {
-        onSpawn: (child: ChildProcess) => {
-          let log = '';
-          child.stderr!.on('data', (s: string) => {
-            log += s;
-            const started = logLines(log.slice(0, log.lastIndexOf('\n') + 1)).filter((l) => l.msg === 'worker started');
-            if (killed !== undefined || started.length < 2) return;
-            killed = started[1]!.pid as number;
-            const poll = setInterval(() => {
-              if (requestsOf('tarantula/a-4').length + requestsOf('tarantula/b-4').length < 20) return;
-              clearInterval(poll);
-              process.kill(killed!, 'SIGKILL');
-            }, 5);
-          });
-        },
-      },
+    const second = onSecondWorker((pid) => {
+      const poll = setInterval(() => {
+        if (requestsOf('tarantula/a-4').length + requestsOf('tarantula/b-4').length < 20) return;
+        clearInterval(poll);
+        process.kill(pid, 'SIGKILL');
+      }, 5);
     });
+    const { a, b, requests } = await round(4, { policy: 'fixed', flags: ['--lease', '1', '--log-level', '1'], a: { onSpawn: second.onSpawn } });
     expect(a.code, a.stderr).toBe(0);
     expect(b.code, b.stderr).toBe(0);
-    expect(killed).toBeDefined();
+    expect(second.pid()).toBeDefined();
     const all = [...requests.a, ...requests.b];
     expect([...new Set(all.map(urlOf))].sort()).toEqual(allPages());
     expect(all.every((r) => r.headers['if-none-match'] !== undefined)).toBe(true);

@@ -1,9 +1,9 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FixtureRequest } from '../src/demo/fixture-server.js';
 import { NO_DELAYS, NO_SITEMAPS, startWeb, type E2eWeb } from './support/e2e-web.js';
+import { gridPages } from './support/grid-web.js';
 import { HOSTILE_ROOT } from './support/hostile-web.js';
 import { parseSeedIndex } from './support/index-files.js';
 import { startRedis, type TestRedis } from './support/redis-server.js';
@@ -15,36 +15,14 @@ const PAGES = 15;
 /** Each page's version, its ETag: a test changes some between two runs. */
 const versions = new Map<string, number>();
 
-/**
- * A grid of pages (page K links 2K+1, 2K+2 and page K of the next host) that answers If-None-Match
- * with 304 while the page's version is unchanged.
- */
-function handle(req: IncomingMessage, res: ServerResponse, at: { host: string; path: string }): boolean {
-  const h = HOSTS.indexOf(at.host);
-  if (h < 0) return false;
-  const k = Number(/^\/(\d+)$/.exec(at.path)?.[1] ?? NaN);
-  if (!(k >= 0 && k < PAGES)) {
-    res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found\n');
-    return true;
-  }
-  const etag = `"v${versions.get(`${at.host}${at.path}`) ?? 1}"`;
-  if (req.headers['if-none-match'] === etag) {
-    res.writeHead(304, { ETag: etag }).end();
-    return true;
-  }
-  const next = HOSTS[(h + 1) % HOSTS.length]!;
-  const links = [2 * k + 1, 2 * k + 2].filter((n) => n < PAGES).map((n) => `<a href="/${n}">${n}</a>`);
-  links.push(`<a href="http://${next}:${req.socket.localPort}/${k}">${next} ${k}</a>`);
-  const body = `<!DOCTYPE html>\n<html><head><title>${at.host} ${k} ${etag}</title></head><body>${links.join(' ')}</body></html>\n`;
-  setTimeout(() => res.writeHead(200, { 'Content-Type': 'text/html', ETag: etag, 'Content-Length': Buffer.byteLength(body) }).end(body), 10);
-  return true;
-}
+/** The grid's pages, with ETags, answering If-None-Match with 304 while the page's version is unchanged. */
+const grid = gridPages(HOSTS, PAGES, 10, (host, k, etag) => `${host} ${k} ${etag}`, versions);
 
 let web: E2eWeb;
 let redis: TestRedis;
 let tmp: Awaited<ReturnType<typeof tempDir>>;
 beforeAll(async () => {
-  web = await startWeb('grid', { root: HOSTILE_ROOT, hooks: { handle }, extraHosts: HOSTS });
+  web = await startWeb('grid', { root: HOSTILE_ROOT, hooks: grid, extraHosts: HOSTS });
   redis = await startRedis();
   tmp = await tempDir();
 });

@@ -1,9 +1,7 @@
 import type { PageVisit } from '../model/page-visit.js';
-import { crawlRequestCodec } from '../frontier/request-codec.js';
 import { fingerprintOf } from '../frontier/seen-set.js';
 import type { FrontierRedis } from './connect-frontier.js';
 import type { CrawlShards } from './crawl-shards.js';
-import type { SyncReply } from './sync-script.js';
 
 /** A page and its host, as the frontier names a request. */
 interface Page {
@@ -29,7 +27,7 @@ const CHUNK = 512;
  *
  * @example
  * const visits = new RecrawlVisits(redis, crawlShards, withoutSessionIds);
- * await visits.loadTaken(reply.taken); visits.visitOf(url) //=> { etag: '"v1"', contentMd5: '…', fetchIntervalHours: 108, … }
+ * await visits.loadTaken(takenRequests); visits.visitOf(url) //=> { etag: '"v1"', contentMd5: '…', fetchIntervalHours: 108, … }
  */
 export class RecrawlVisits {
   private readonly held = new Map<string, PageVisit>();
@@ -59,11 +57,10 @@ export class RecrawlVisits {
     this.unsaved.push({ url: req.url, host: req.host, visit: kept });
   }
 
-  /** Reads the visits of the requests a sync took ({@link SyncReply.taken}), before any may start. */
-  async loadTaken(taken: SyncReply['taken']): Promise<void> {
-    const reqs = taken.flatMap(({ host, blobs }) => blobs.map((blob) => crawlRequestCodec.decode(blob, 0, blob.length, host)));
-    const visits = await this.read(reqs);
-    for (const [i, req] of reqs.entries()) {
+  /** Reads the visits of the requests a sync took, before any may start. */
+  async loadTaken(taken: readonly Page[]): Promise<void> {
+    const visits = await this.read(taken);
+    for (const [i, req] of taken.entries()) {
       const visit = visits[i];
       if (visit) this.held.set(req.url, visit);
     }

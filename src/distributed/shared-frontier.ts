@@ -481,17 +481,19 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
     }
     // The requests taken wait for their last visits (a conditional request needs them); should Redis
     // fail now, they come back to the shared queues when their leases run out.
-    if (o.loadVisits && reply.taken.length > 0) await o.visits?.loadTaken(reply.taken);
+    const taken = reply.taken.map(({ host, blobs }) => blobs.map((blob) => crawlRequestCodec.decode(blob, 0, blob.length, host)));
+    if (o.loadVisits && taken.length > 0) await o.visits?.loadTaken(taken.flat());
     // Every held host was renewed (or newly leased) no earlier than `now`: a request started later than
     // two thirds into that lease still ends, as a rule, before another worker may take the host.
     if (renewing) {
       this.renewedAt = now;
       this.startBefore = now + (this.opts.leaseMs * 2) / 3;
     }
-    this.read(reply);
+    this.read(reply, taken);
   }
 
-  private read(reply: SyncReply): void {
+  /** Takes in a sync's reply; `taken` is its requests taken, decoded, by host as `reply.taken`. */
+  private read(reply: SyncReply, taken: readonly CrawlRequest[][]): void {
     this.nextReadyInMs = reply.nextReadyInMs;
     this.permits += reply.granted;
     this.reserved = reply.reserved;
@@ -502,7 +504,7 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
         this.forget(host, h);
       }
     }
-    for (const { host, left, blobs } of reply.taken) {
+    for (const [i, { host, left, blobs }] of reply.taken.entries()) {
       let h = this.held.get(host);
       if (h === undefined) {
         h = { unstarted: 0, active: 0, remaining: 0, asking: false, lost: false, nextAllowed: 0, since: Date.now() };
@@ -511,12 +513,11 @@ export class SharedFrontier implements Frontier<CrawlRequest> {
       }
       h.remaining = left;
       h.asking = false;
-      const reqs = blobs.map((blob) => {
-        const req = crawlRequestCodec.decode(blob, 0, blob.length, host);
-        this.blobs.set(req.url, blob);
+      const reqs = taken[i]!;
+      for (const [j, req] of reqs.entries()) {
+        this.blobs.set(req.url, blobs[j]!);
         this.waiting.set(req.url, req.level ?? 1);
-        return req;
-      });
+      }
       h.unstarted += reqs.length;
       // The local frontier is given a depth-first host's requests in reverse, the first on top, as it takes a page's links.
       this.local.pushAll(reqs);

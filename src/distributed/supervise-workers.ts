@@ -22,7 +22,6 @@ import { RecrawlVisits } from './recrawl-visits.js';
 import { relayLines } from './relay-lines.js';
 import { WORKER_ARGV_ENV, WORKER_SLOT_ENV } from './worker-env.js';
 
-
 /** What the server of a shared crawl's command (`--serve`) reads and steers: the verbs act on the whole crawl, through Redis. */
 export interface SharedCrawl {
   readonly config: CrawlerConfig;
