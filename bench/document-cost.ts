@@ -5,8 +5,9 @@
  * folder — and through its parts alone. Prints µs a page for each, the best and the median of
  * `--rounds` passes over `--pages` pages.
  *
- *   npx tsx bench/document-cost.ts [--pages 2000] [--rounds 7] [--store] [--root DIR]
+ *   npx tsx bench/document-cost.ts [--pages 2000] [--rounds 7] [--store] [--only NAME] [--root DIR]
  *
+ * `--only NAME` runs only the cases whose name starts with NAME (say `handler`, under `--cpu-prof`).
  * `--root DIR` measures another checkout's `src/` (say, a worktree of the base build) with this
  * same driver, so that two builds are compared on the same pages in the same minutes.
  */
@@ -57,9 +58,11 @@ const cases: [string, () => Promise<void> | void][] = [
   }],
 ];
 
-const times = new Map<string, number[]>(cases.map(([name]) => [name, []]));
+const only = flag('--only', '');
+const chosen = cases.filter(([name]) => name.startsWith(only));
+const times = new Map<string, number[]>(chosen.map(([name]) => [name, []]));
 for (let r = 0; r < rounds; r++) {
-  for (const [name, run] of cases) {
+  for (const [name, run] of chosen) {
     const start = process.cpuUsage();
     await run();
     const used = process.cpuUsage(start);
