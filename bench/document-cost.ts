@@ -39,8 +39,10 @@ const urls = bodies.map((_, i) => `http://h${i % web.hosts}.bench.test:8080/p/${
 const texts = bodies.map((b) => decodeText(b, 'utf-8') as string);
 
 const repository = mkdtempSync(join(tmpdir(), 'document-cost-'));
-const handle = documentHandler({
-  repository, policy: { scope: 'domain-scope', seeds: ['http://bench.test:8080/'], accept: [], reject: [] },
+let round = 0;
+// Each pass stores into a folder of its own, so that every page takes a new name as in a crawl.
+const handler = (): ((job: object) => Promise<any>) => documentHandler({
+  repository: join(repository, String(round++)), policy: { scope: 'domain-scope', seeds: ['http://bench.test:8080/'], accept: [], reject: [] },
   agent: 'tarantula', obeyRelNofollow: true, maxLinksPerPage: 0,
 }, true);
 
@@ -51,6 +53,7 @@ const cases: [string, () => Promise<void> | void][] = [
   ['extract (no simhash)', () => { for (const t of texts) sink += extractHtml(t).links.length; }],
   ['extract + simhash', () => { for (const t of texts) sink += extractHtml(t, { simhash: true }).links.length; }],
   [store ? 'handler (describe + store)' : 'handler (describe)', async () => {
+    const handle = handler();
     for (let i = 0; i < pages; i++) {
       const r = await handle({ id: i, url: urls[i], contentType: 'text/html; charset=utf-8', xRobotsTag: undefined, body: bodies[i], store });
       sink += r.description.links.length;

@@ -175,7 +175,7 @@ const isTagNameEnd = (c: number): boolean => isSpace(c) || c === Ch.Slash || c =
  * and compares character by character; one of these constants is hashed once and compared by
  * identity. Other names are sliced as before.
  */
-const NAMES: (readonly string[] | undefined)[] = [];
+const NAMES: (string[] | undefined)[] = [];
 for (const name of (
   'a abbr address area article aside audio b base basefont bdi bdo blockquote body br button canvas caption center cite code col ' +
   'colgroup command data datalist dd details dfn dialog div dl dt em embed fieldset figcaption figure font footer form frame ' +
