@@ -156,9 +156,14 @@ export function syntheticWebHandler(web: SyntheticWeb): (req: IncomingMessage, r
 export async function serveSyntheticWeb(pages: number, hosts: number, port = 0): Promise<{ web: SyntheticWeb; close: () => Promise<void> }> {
   const web = { pages, hosts, port };
   const server = createServer({ keepAliveTimeout: 60_000 }, syntheticWebHandler(web));
+  let connections = 0;
+  let requests = 0;
+  server.on('connection', () => connections++).on('request', () => requests++);
   await new Promise<void>((ok) => server.listen(port, '127.0.0.1', ok));
   web.port = (server.address() as AddressInfo).port;
-  return { web, close: () => new Promise((ok) => { server.closeAllConnections(); server.close(() => ok()); }) };
+  // On stderr, which the bench passes through: how many connections the crawl opened for its requests.
+  const tally = (): void => void process.stderr.write(`synthetic web: ${requests} requests on ${connections} connections\n`);
+  return { web, close: () => new Promise((ok) => { tally(); server.closeAllConnections(); server.close(() => ok()); }) };
 }
 
 function flag(args: string[], name: string, fallback: number): number {

@@ -1,7 +1,6 @@
 import type { Dispatcher } from 'undici';
 import buildConnector from 'undici/lib/core/connect.js';
 import Client from 'undici/lib/dispatcher/client.js';
-import Pool from 'undici/lib/dispatcher/pool.js';
 import ProxyAgent from 'undici/lib/dispatcher/proxy-agent.js';
 import type { ResolveEntry } from '../model/config.js';
 import { addressGuard, bare, type AddressGuard } from './address-guard.js';
@@ -68,10 +67,10 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
   const guarded = guardedConnector({ connector: opts.wrapConnector?.(connector) ?? connector, lookup, guard, pinned, timeoutMs: opts.connectTimeoutMs });
   const connect = opts.remoteAddresses ? recordingPeers(guarded, opts.remoteAddresses) : guarded;
   const agentOptions = { connections: Math.max(1, opts.connectionsPerOrigin), keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000 };
-  const connections = agentOptions.connections;
+  const { keepAliveTimeout, keepAliveMaxTimeout } = agentOptions;
   const direct = new OriginPools({
-    // One connection needs no pool around it (undici's Agent makes the same choice).
-    factory: (origin) => (connections === 1 ? new Client(origin, { connect, ...agentOptions }) : new Pool(origin, { connect, ...agentOptions })),
+    factory: (origin) => new Client(origin, { connect, keepAliveTimeout, keepAliveMaxTimeout }),
+    connections: agentOptions.connections,
     maxIdle: opts.idleOrigins ?? 256,
   });
   if (opts.proxy === undefined) return direct;

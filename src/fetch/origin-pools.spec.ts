@@ -10,6 +10,8 @@ import { OriginPools } from './origin-pools.js';
 const servers: Server[] = [];
 const open: Set<Socket>[] = [];
 let release: () => void = () => undefined;
+/** `/slow` requests the servers have received. */
+let slowSeen = 0;
 const origin = (i: number): string => `http://127.0.0.1:${(servers[i]!.address() as AddressInfo).port}`;
 const openConnections = (): number => open.reduce((n, s) => n + s.size, 0);
 
@@ -17,7 +19,10 @@ beforeAll(async () => {
   for (let i = 0; i < 5; i++) {
     const sockets = new Set<Socket>();
     const server = createServer({ keepAliveTimeout: 60_000 }, (req, res) => {
-      if (req.url === '/slow') release = () => res.end('slow');
+      if (req.url === '/slow') {
+        slowSeen++;
+        release = () => res.end('slow');
+      }
       else res.end(`page ${i}`);
     });
     server.on('connection', (socket: Socket) => {
@@ -62,5 +67,21 @@ describe('OriginPools', () => {
     release();
     expect((await slow).body.toString()).toBe('slow');
     await pools.destroy();
+  });
+
+  it('sends a request to an idle connection of its origin, and opens a second only for a request beside a busy one', async () => {
+    const pools = new OriginPools({ factory: (o) => new Client(o, { keepAliveTimeout: 60_000 }), connections: 2, maxIdle: 2 });
+    // A host's robots.txt, then its page: one connection, where undici's Pool of two opened two.
+    for (const path of ['/robots.txt', '/', '/gone']) expect((await get(pools, `${origin(1)}${path}`)).body.toString()).toBe('page 1');
+    expect(open[1]!.size).toBe(1);
+    const seen = slowSeen;
+    const slow = get(pools, `${origin(1)}/slow`);
+    await until(() => slowSeen > seen);
+    expect((await get(pools, `${origin(1)}/`)).body.toString()).toBe('page 1');
+    expect(open[1]!.size).toBe(2);
+    release();
+    expect((await slow).body.toString()).toBe('slow');
+    await pools.destroy();
+    await until(() => openConnections() === 0);
   });
 });
