@@ -32,13 +32,8 @@ declare module 'undici/lib/api/api-connect.js' {
   export default connect;
 }
 
-declare module 'undici/lib/dispatcher/pool.js' {
-  // As for every dispatcher loaded from here: dispatch(), close(), destroy() and stats, whatever the type says.
-  import { Pool } from 'undici';
-  export default Pool;
-}
-
 declare module 'undici/lib/dispatcher/client.js' {
+  // As for every dispatcher loaded from here: dispatch(), close(), destroy() and stats, whatever the type says.
   import { Client } from 'undici';
   export default Client;
 }
