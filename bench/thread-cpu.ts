@@ -7,7 +7,8 @@
  *   npx tsx bench/thread-cpu.ts 'dist/tarantula.mjs crawl' & npx tsx bench/run.ts --pages 20000
  *
  * The argument is a piece of the process's command line (`/proc/PID/cmdline`, its words joined by
- * spaces); the first process found with it is followed. Prints the main thread (whose id is the
+ * spaces); the first process found with it (other than this script and the npx that started it)
+ * is followed. Prints the main thread (whose id is the
  * process's) first, then the others, busiest first.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -27,7 +28,11 @@ const find = (): number | undefined =>
   readdirSync('/proc')
     .filter((name) => /^\d+$/.test(name) && Number(name) !== process.pid)
     .map(Number)
-    .find((pid) => read(`/proc/${pid}/cmdline`)?.split('\0').join(' ').includes(pattern) === true);
+    .find((pid) => {
+      const command = read(`/proc/${pid}/cmdline`)?.split('\0').join(' ') ?? '';
+      // Not this script, nor npx and tsx above it, whose command lines hold the pattern too.
+      return command.includes(pattern) && !command.includes('thread-cpu');
+    });
 
 let pid = find();
 while (pid === undefined) {
