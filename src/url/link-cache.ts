@@ -1,4 +1,4 @@
-import { normalizeUrl, type NormalizeOptions } from './normalize-url.js';
+import { parsedNormalize, quickNormalize, type NormalizeOptions } from './normalize-url.js';
 
 /** Remembered answers; the cache starts over when it is full, which costs one miss per link. */
 const DEFAULT_SIZE = 8192;
@@ -37,9 +37,10 @@ const isPathStart = (c: number): boolean =>
   (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x2e || c === 0x5f || c === 0x2d || c === 0x7e || c === 0x25;
 
 /**
- * {@link normalizeUrl} for the links of many pages of one site, remembering recent answers: the
- * navigation links of a site repeat on every page, and URL parsing is most of what a link costs. A
- * link is remembered under the part of the base its resolution depends on — nothing for an absolute
+ * `normalizeUrl` for the links of many pages of one site, remembering recent answers: the
+ * navigation links of a site repeat on every page, and URL parsing is most of what a link costs.
+ * Links the parser would give back as written need no parse ({@link quickNormalize}) and are not
+ * remembered; for the others (`../x`, `HTTP://A/`, `a b.html` ...) a link is remembered under the part of the base its resolution depends on — nothing for an absolute
  * URL, the origin for an absolute path, the folder for a relative path; any other href (`?q`, `#x`,
  * `//host`, odd whitespace) is resolved afresh. `opts` are fixed for the cache's life.
  *
@@ -51,10 +52,12 @@ const isPathStart = (c: number): boolean =>
 export function cachedNormalizer(opts?: NormalizeOptions, size = DEFAULT_SIZE): (href: string, base: string) => string | undefined {
   const memory = new Map<string, string | undefined>();
   return (href, base) => {
+    const quick = quickNormalize(href, base, opts);
+    if (quick !== null) return quick;
     const key = keyOf(href, base);
-    if (key === undefined) return normalizeUrl(href, base, opts);
+    if (key === undefined) return parsedNormalize(href, base, opts);
     if (memory.has(key)) return memory.get(key);
-    const url = normalizeUrl(href, base, opts);
+    const url = parsedNormalize(href, base, opts);
     if (memory.size >= size) memory.clear();
     memory.set(key, url);
     return url;
