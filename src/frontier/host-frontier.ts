@@ -1,4 +1,5 @@
 import type { RequestEnd } from '../model/request-end.js';
+import { ArenaSlabs } from './arena-slabs.js';
 import { ObjectQueue, PackedQueue, type BackQueue, type Entry, type RequestCodec } from './back-queue.js';
 import { FrontQueues } from './front-queues.js';
 import { IndexedHeap, type HeapSlot } from './indexed-heap.js';
@@ -176,7 +177,7 @@ class HostFrontier<R extends { readonly host: string }> implements Frontier<R> {
     this.makeQueue = codec === undefined
       ? () => new ObjectQueue()
       : spill === undefined ? (name) => new PackedQueue(name, codec) : (name) => new SpillingQueue(name, codec, spill, this.dfs);
-    this.small = codec === undefined ? undefined : { codec, levels: this.levels, levelOf: this.levelOf, store: spill };
+    this.small = codec === undefined ? undefined : { codec, levels: this.levels, levelOf: this.levelOf, store: spill, slabs: new ArenaSlabs() };
     this.smallBytes = Math.min(SMALL_QUEUE_BYTES, spill?.spillBytes ?? Infinity);
     // Ready hosts are ordered by the arrival of the URL each would give next: oldest first, or newest for DFS.
     this.ready = new IndexedHeap<HostQueue<R>>(this.dfs ? (a, b) => b.nextSeq - a.nextSeq : (a, b) => a.nextSeq - b.nextSeq);

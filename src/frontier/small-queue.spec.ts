@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CrawlRequest } from '../model/crawl-request.js';
+import { ArenaSlabs } from './arena-slabs.js';
 import { ObjectQueue, PackedQueue, type BackQueue } from './back-queue.js';
 import { FrontQueues } from './front-queues.js';
 import { hostFrontier, type Frontier } from './host-frontier.js';
@@ -17,7 +18,7 @@ const levelOf = (r: CrawlRequest) => r.level ?? 1;
 describe('SmallQueue', () => {
   it.each([1, 2, 4])('takes what queues a level (FrontQueues) take, in the same order, at both ends (%i levels)', (levels) => {
     const store = { held: 0 };
-    const kind: SmallQueueKind<CrawlRequest> = { codec: crawlRequestCodec, levels, levelOf: levels > 1 ? levelOf : undefined, store };
+    const kind: SmallQueueKind<CrawlRequest> = { codec: crawlRequestCodec, levels, levelOf: levels > 1 ? levelOf : undefined, store, slabs: new ArenaSlabs() };
     const next = random(levels);
     let small: BackQueue<CrawlRequest> = new SmallQueue('h.test', kind);
     const front = new FrontQueues<CrawlRequest>(levels, levelOf, () => new ObjectQueue(), 'h.test');
@@ -49,11 +50,37 @@ describe('SmallQueue', () => {
 
   it('counts its arena against the spill budget, and lets it go when emptied', () => {
     const store = { held: 0 };
-    const q = new SmallQueue<CrawlRequest>('h.test', { codec: crawlRequestCodec, levels: 4, levelOf, store });
+    const q = new SmallQueue<CrawlRequest>('h.test', { codec: crawlRequestCodec, levels: 4, levelOf, store, slabs: new ArenaSlabs() });
     for (let i = 0; i < 20; i++) q.pushBack(req('h.test', i, 1 + (i % 4)), i);
     expect(store.held).toBeGreaterThan(q.bytes);
     while (q.popFront() !== undefined);
     expect([q.size, q.bytes, store.held]).toEqual([0, 0, 0]);
+  });
+
+  it('holds a request too big for a slab block in a buffer of its own, and goes back to blocks', () => {
+    const slabs = new ArenaSlabs();
+    const q = new SmallQueue<CrawlRequest>('h.test', { codec: crawlRequestCodec, levels: 1, levelOf: undefined, store: undefined, slabs });
+    const long = { ...req('h.test', 1, 1), url: `http://h.test/${'y'.repeat(6000)}` };
+    q.pushBack(req('h.test', 0, 1), 0);
+    q.pushBack(long, 1);
+    q.pushFront(req('h.test', 2, 1), 2);
+    expect([q.popFront()!.seq, q.popFront()!.req.url, q.popBack()!.req.url]).toEqual([2, req('h.test', 0, 1).url, long.url]);
+    q.pushBack(req('h.test', 3, 1), 3);
+    expect(q.popFront()!.seq).toBe(3);
+  });
+});
+
+describe('ArenaSlabs', () => {
+  it('gives blocks that do not overlap, and a freed block again for the same size', () => {
+    const slabs = new ArenaSlabs();
+    const blocks = Array.from({ length: 200 }, (_, i) => slabs.alloc(100 + i * 20));
+    const spans = blocks.map((b, i) => [Math.floor(b / 2 ** 18), slabs.offset(b), slabs.offset(b) + ArenaSlabs.size(100 + i * 20)] as const);
+    for (const [i, [s, start, end]] of spans.entries())
+      for (const [t, other, otherEnd] of spans.slice(i + 1)) expect(s !== t || end <= other || otherEnd <= start).toBe(true);
+    expect(spans.every(([, start, end]) => end - start >= 100 && end <= 2 ** 18)).toBe(true);
+    slabs.free(blocks[3]!, ArenaSlabs.size(160));
+    expect(slabs.alloc(150)).toBe(blocks[3]);
+    expect(slabs.slab(blocks[0]!)).toBe(slabs.slab(blocks[1]!));
   });
 });
 

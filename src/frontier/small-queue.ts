@@ -1,3 +1,4 @@
+import { ArenaSlabs } from './arena-slabs.js';
 import type { BackQueue, Entry, RequestCodec } from './back-queue.js';
 import { FrontQueues } from './front-queues.js';
 import { selectLevel, takeFrom } from './level-selector.js';
@@ -11,6 +12,8 @@ export interface SmallQueueKind<R> {
   readonly levelOf: ((req: R) => number) | undefined;
   /** The spill files, whose budget counts the arenas' bytes too. */
   readonly store: { held: number } | undefined;
+  /** Where the arenas are carved from. */
+  readonly slabs: ArenaSlabs;
 }
 
 /** Bytes around each record: its length before and after, its arrival number and its level. */
@@ -29,11 +32,16 @@ const NO_ARENA = Buffer.alloc(0);
  * queues a level ({@link grown}) past a few KiB.
  *
  * @example
- * const q = new SmallQueue('a.test', { codec: crawlRequestCodec, levels: 4, levelOf: (r) => r.level ?? 1, store: undefined });
+ * const q = new SmallQueue('a.test', { codec: crawlRequestCodec, levels: 4, levelOf: (r) => r.level ?? 1, store: undefined, slabs: new ArenaSlabs() });
  * q.pushBack(low, 0); q.pushBack(high, 1); q.popFront() //=> { req: high, seq: 1 }
  */
 export class SmallQueue<R> implements BackQueue<R> {
+  /** The arena is `buf[base, end)`: a block of a slab, or a buffer of its own past {@link ArenaSlabs.MAX_BLOCK}. */
   private buf: Buffer = NO_ARENA;
+  private base = 0;
+  private end = 0;
+  /** The slab block of the arena, or -1. */
+  private block = -1;
   private head = 0;
   private tail = 0;
   size = 0;
@@ -53,7 +61,7 @@ export class SmallQueue<R> implements BackQueue<R> {
   pushBack(req: R, seq: number): void {
     const level = this.levelOf(req);
     const need = FRAME + this.kind.codec.maxSize(req);
-    if (this.tail + need > this.buf.length) this.regrow(need);
+    if (this.tail + need > this.end) this.regrow(need);
     const start = this.tail;
     const end = this.kind.codec.encode(req, this.buf, start + 9);
     this.frame(start, end, seq, level);
@@ -64,7 +72,7 @@ export class SmallQueue<R> implements BackQueue<R> {
   pushFront(req: R, seq: number): void {
     const level = this.levelOf(req);
     const need = FRAME + this.kind.codec.maxSize(req);
-    if (this.head < need) this.regrow(need);
+    if (this.head - this.base < need) this.regrow(need);
     // Encode where it may end up short of `head`, then slide it up against `head`.
     const start = this.head - need;
     const end = this.kind.codec.encode(req, this.buf, start + 9);
@@ -189,26 +197,42 @@ export class SmallQueue<R> implements BackQueue<R> {
   private regrow(need: number): void {
     const live = this.tail - this.head;
     // A first arena fits the entry and one more at either end: most hosts of a broad crawl hold one to three URLs.
-    const size = live === 0 ? 3 * need : Math.ceil((live + 2 * need) * 1.5);
-    const next = live > 0 && live + 2 * need <= this.buf.length ? this.buf : Buffer.allocUnsafeSlow(size);
-    const head = (next.length - live) >> 1;
-    this.buf.copy(next, head, this.head, this.tail);
-    this.arena(next);
+    if (live > 0 && live + 2 * need <= this.end - this.base) {
+      const head = this.base + ((this.end - this.base - live) >> 1);
+      this.buf.copy(this.buf, head, this.head, this.tail);
+      this.head = head;
+      this.tail = head + live;
+      return;
+    }
+    const wanted = live === 0 ? 3 * need : Math.ceil((live + 2 * need) * 1.5);
+    const slabs = this.kind.slabs;
+    const block = wanted > ArenaSlabs.MAX_BLOCK ? -1 : slabs.alloc(wanted);
+    const size = block < 0 ? wanted : ArenaSlabs.size(wanted);
+    const buf = block < 0 ? Buffer.allocUnsafeSlow(size) : slabs.slab(block);
+    const base = block < 0 ? 0 : slabs.offset(block);
+    const head = base + ((size - live) >> 1);
+    this.buf.copy(buf, head, this.head, this.tail);
+    this.arena(buf, base, size, block);
     this.head = head;
     this.tail = head + live;
   }
 
   /** An emptied queue lets go of its arena and its levels' counts (the credits of empty levels are all 0). */
   private emptied(): void {
-    this.arena(NO_ARENA);
+    this.arena(NO_ARENA, 0, 0, -1);
     this.head = this.tail = 0;
     this.size = 0;
     this.counts = this.credit = undefined;
     this.chosen = -1;
   }
 
-  private arena(next: Buffer): void {
-    if (this.kind.store !== undefined) this.kind.store.held += next.length - this.buf.length;
-    this.buf = next;
+  /** Takes `buf[base, base + size)` as the arena (its bytes already copied), giving the old one back. */
+  private arena(buf: Buffer, base: number, size: number, block: number): void {
+    if (this.kind.store !== undefined) this.kind.store.held += size - (this.end - this.base);
+    if (this.block >= 0) this.kind.slabs.free(this.block, this.end - this.base);
+    this.buf = buf;
+    this.base = base;
+    this.end = base + size;
+    this.block = block;
   }
 }
