@@ -1,5 +1,6 @@
 import { terminalOf } from '../log/create-logger.js';
 import { Terminal } from '../log/terminal.js';
+import { formatCount } from '../log/format-count.js';
 import type { CrawlContext } from '../engine/crawl-context.js';
 
 const TTY_EVERY_MS = 500;
@@ -11,7 +12,6 @@ const clock = (ms: number): string => {
   const s = Math.floor(ms / 1000);
   return `${Math.floor(s / 3600)}:${String(Math.floor(s / 60) % 60).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`;
 };
-const count = (n: number): string => n.toLocaleString('en');
 
 /**
  * Reports progress while the crawl runs, never on stdout. On a terminal, one status line at the
@@ -52,8 +52,8 @@ export function startProgress(ctx: CrawlContext, stderr?: NodeJS.WriteStream): (
     const rate = ((documents - first.documents) * 1000) / Math.max(1, now - first.at);
     const eta = timeLeft(ctx, documents, now - started);
     terminal.status(
-      `${count(documents)} pages  ${rate.toFixed(1)}/s  queued ${count(ctx.frontier.size)}  in flight ${ctx.frontier.inFlight}  ` +
-        `failures ${count(failures)}  ${clock(now - started)}${eta === undefined ? '' : `  ETA ${clock(eta)}`}`,
+      `${formatCount(documents)} pages  ${rate.toFixed(1)}/s  queued ${formatCount(ctx.frontier.size)}  in flight ${ctx.frontier.inFlight}  ` +
+        `failures ${formatCount(failures)}  ${clock(now - started)}${eta === undefined ? '' : `  ETA ${clock(eta)}`}`,
     );
   }, TTY_EVERY_MS);
   timer.unref();

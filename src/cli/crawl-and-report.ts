@@ -6,7 +6,6 @@ import type { CrawlSummary } from '../sinks/crawl-stats.js';
 import { commandLine, runCrawl } from '../app/run-crawl.js';
 import { holdRepository } from '../app/hold-repository.js';
 import { terminalOf, type CrawlLogger } from '../log/create-logger.js';
-import { writeReport } from '../report/write-report.js';
 import { serveOption } from './serve-option.js';
 import { summaryBlock } from './summary-block.js';
 
@@ -37,6 +36,8 @@ async function crawlThenReport(config: CrawlerConfig, log: CrawlLogger, opts: Cr
   opts.crawled?.(ctx);
   let report: string | undefined;
   if (opts.report) {
+    // Loaded only when asked for: the report's code, and the CSV reader it reads an index with, is no crawl's.
+    const { writeReport } = await import('../report/write-report.js');
     report = await writeReport(config.repository).catch((err: unknown) => {
       log.error({ err }, `cannot write the report: ${(err as Error).message}`);
       return undefined;

@@ -1,8 +1,9 @@
 import { join, resolve } from 'node:path';
 import type { CrawlSummary } from '../sinks/crawl-stats.js';
 import { formatBytes } from '../report/format-bytes.js';
+import { formatCount } from '../log/format-count.js';
 
-const plural = (n: number, one: string, many = `${one}s`): string => `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
+const plural = (n: number, one: string, many = `${one}s`): string => `${formatCount(n)} ${n === 1 ? one : many}`;
 
 /**
  * The end of a crawl as a person reads it (wget's closing lines): what was fetched, how much, how
@@ -21,7 +22,7 @@ export function summaryBlock(
   const head = s.completed === false ? 'Interrupted' : 'Finished';
   const left = s.completed === false ? `\n  ${plural(s.pending ?? 0, 'URL')} pending: run the same command again to resume` : '';
   return (
-    `\n${head}: ${plural(s.documents, 'page')} (${s.indexed.toLocaleString('en')} indexed), ${plural(s.failures, 'failure')}, ` +
+    `\n${head}: ${plural(s.documents, 'page')} (${formatCount(s.indexed)} indexed), ${plural(s.failures, 'failure')}, ` +
     `${formatBytes(s.bytes)} in ${s.seconds} s (${s.pagesPerSecond} pages/s)${left}\n` +
     `  mirror:  ${repo}/\n  index:   ${join(repo, 'index.txt')}\n  stats:   ${join(repo, 'stats.json')}\n` +
     `  report:  ${report === undefined ? `tarantula report ${repository}` : resolve(report)}\n`

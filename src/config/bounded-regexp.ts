@@ -1,11 +1,22 @@
 import { setFlagsFromString } from 'node:v8';
 
-// V8's linear-time regexp engine: `l` is recognised, which tells the patterns it can run, and a match
-// that backtracks more than 50,000 times goes on to finish on it, in time linear in the input. The
-// flags are the process's: the document workers have them, and so does every regexp of a pipeline
-// file. Measured: no cost on matches that do not backtrack that far.
-setFlagsFromString('--enable-experimental-regexp-engine');
-setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
+let bounded = false;
+
+/**
+ * Turns on V8's linear-time regexp engine: `l` is recognised, which tells the patterns it can run,
+ * and a match that backtracks more than 50,000 times goes on to finish on it, in time linear in the
+ * input. The flags are the process's: the document workers have them, and so does every regexp of a
+ * pipeline file. Measured: no cost on matches that do not backtrack that far. Set when first needed
+ * ({@link boundedRegExp}, and the command line once a command's code is loaded), not when this module
+ * is: any change of V8's flags makes node compile each of its own modules loaded after it from source,
+ * at twice the CPU.
+ */
+export function boundBacktracking(): void {
+  if (bounded) return;
+  bounded = true;
+  setFlagsFromString('--enable-experimental-regexp-engine');
+  setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
+}
 
 /** A user's regular expression that V8 could not stop from backtracking for ever. */
 export class UnboundedRegExpError extends Error {
@@ -29,6 +40,7 @@ export class UnboundedRegExpError extends Error {
  * boundedRegExp('(?!x)a', '', 'reject-list') // throws: "(?!x)a" in reject-list cannot be matched in linear time (a lookahead) ...
  */
 export function boundedRegExp(source: string, flags = '', key?: string): RegExp {
+  boundBacktracking();
   try {
     new RegExp(source, flags.replace(/[gy]/g, '') + 'l');
   } catch {

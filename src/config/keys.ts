@@ -328,7 +328,7 @@ export const KEYS: { readonly [F in keyof CrawlerConfig]: KeySpec<F> } = {
   documentThreads: {
     name: 'document-threads', section: 'multithreading-options', kind: 'integer', unit: 'worker threads, or 0',
     default: '0', parse: count,
-    doc: 'Worker threads that parse documents and write the mirror, beside the thread that fetches; 0: one fewer than the cores, 1 to 4.',
+    doc: 'Worker threads that parse documents and write the mirror, beside the thread that fetches; 0: one fewer than the cores, 1 to 4. They start once the fetching thread has handled the first 64 pages (or 2 MiB) itself: a shorter crawl never pays for their start-up.',
   },
   render: {
     name: 'render', section: 'multithreading-options', kind: 'choice', unit: RENDER_MODES.join(', '),

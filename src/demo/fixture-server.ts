@@ -1,5 +1,6 @@
 import { once } from 'node:events';
-import { readdir, readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { contentTypeOf, isNotModified, validatorsOf } from './file-metadata.js';
@@ -158,7 +159,7 @@ async function serve(
   const override =
     (target.query !== undefined ? site.overrides.get(`${target.path}?${target.query}`) : undefined) ??
     site.overrides.get(target.path);
-  const found = await findFile(site.dir, target);
+  const found = findFile(site.dir, target);
   if (found === 'directory' && !override) {
     res.setHeader('Location', target.path + '/' + (target.query === undefined ? '' : '?' + target.query));
     return sendStatusPage(res, 301);
@@ -190,7 +191,8 @@ async function serve(
     res.end();
     return;
   }
-  let body = await readFile(file.path);
+  // Read synchronously, as it was found: a fixture is small, and fs/promises' readFile costs six times the CPU.
+  let body = readFileSync(file.path);
   if (text) body = Buffer.from(rewrite(body.toString('latin1')), 'latin1');
   res.setHeader('Content-Length', body.length);
   res.end(req.method === 'HEAD' ? undefined : body);

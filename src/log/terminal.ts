@@ -1,12 +1,11 @@
-import { prettyFactory } from 'pino-pretty';
-import { ansiPaint, humanLine, noPaint } from './human-line.js';
+import { ansiPaint, humanLine, noPaint, type Paint } from './human-line.js';
 
 /** Back to the line's start, and erase it. */
 const CLEAR = '\r\x1b[K';
 
 /**
  * stderr when it is a terminal: a pino destination that turns each JSON record into a human line
- * (pino-pretty's prettifier, in-process, with {@link humanLine} as its format), and one status line
+ * ({@link humanLine}; every field of a record is in the JSON log, so a line needs no more), and one status line
  * kept at the bottom. A log line clears the status line, is written, and the status line is drawn
  * again, all in one write, so the two never tear. Colours follow the terminal (`NO_COLOR`,
  * `FORCE_COLOR` and `TERM=dumb` as Node's `hasColors` reads them).
@@ -19,21 +18,15 @@ const CLEAR = '\r\x1b[K';
  */
 export class Terminal {
   private text = '';
-  private readonly pretty: (record: string) => string;
+  private readonly paint: Paint;
 
   constructor(private readonly tty: NodeJS.WriteStream) {
-    const paint = tty.hasColors?.() ? ansiPaint : noPaint;
-    this.pretty = prettyFactory({
-      colorize: false,
-      hideObject: true,
-      ignore: 'time,level',
-      messageFormat: (log) => humanLine(log, paint),
-    });
+    this.paint = tty.hasColors?.() ? ansiPaint : noPaint;
   }
 
   /** pino's destination interface: one JSON record. */
   write(record: string): void {
-    this.print(this.pretty(record));
+    this.print(humanLine(JSON.parse(record) as Record<string, unknown>, this.paint) + '\n');
   }
 
   /** Writes whole lines above the status line. */

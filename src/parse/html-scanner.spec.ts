@@ -20,6 +20,13 @@ describe('scanHtml', () => {
     expect(events('x<P>one</P >y')).toEqual(['"x"', '<p>', '"one"', '</p>', '"y"']);
   });
 
+  it('gives every name as written in lower case, usual or not', () => {
+    expect(events('<dia><div><dig-x><DIV></div><d></dl><abbr><abbrx><h7><h1>')).toEqual(
+      ['<dia>', '<div>', '<dig-x>', '<div>', '</div>', '<d>', '</dl>', '<abbr>', '<abbrx>', '<h7>', '<h1>'],
+    );
+    expect(events('<a-very-long-custom-element-name x=1>')).toEqual(['<a-very-long-custom-element-name x=1>']);
+  });
+
   it('reads quoted, unquoted and valueless attributes; the first of a repeated name wins', () => {
     expect(events(`<a HREF = "a b" title='q"' x>`)).toEqual(['<a href=a b title=q" x=>']);
     expect(events('<a href=u/v?w=1&amp;z=2 href=second>')).toEqual(['<a href=u/v?w=1&z=2>']);

@@ -169,6 +169,37 @@ export function scanHtml(html: string, handler: HtmlHandler): void {
 
 const isTagNameEnd = (c: number): boolean => isSpace(c) || c === Ch.Slash || c === Ch.Gt;
 
+/**
+ * The usual element names, by length and first letter. A name sliced from the page is a new string
+ * at every tag, which each lookup after it (the callers' sets and maps, `switch`es, `===`) hashes
+ * and compares character by character; one of these constants is hashed once and compared by
+ * identity. Other names are sliced as before.
+ */
+const NAMES: (string[] | undefined)[] = [];
+for (const name of (
+  'a abbr address area article aside audio b base basefont bdi bdo blockquote body br button canvas caption center cite code col ' +
+  'colgroup command data datalist dd details dfn dialog div dl dt em embed fieldset figcaption figure font footer form frame ' +
+  'frameset g h1 h2 h3 h4 h5 h6 head header hgroup hr html i iframe image img input ins kbd keygen label legend li link main map ' +
+  'mark math menu meta meter nav noembed noframes noscript object ol optgroup option output p param path picture plaintext pre ' +
+  'progress q rp rt ruby s samp script section select slot small source span strong style sub summary sup svg table tbody td ' +
+  'template textarea tfoot th thead time title tr track tt u ul var video wbr xmp del'
+).split(' ')) (NAMES[nameKey(name.charCodeAt(0), name.length)] ??= []).push(name);
+
+function nameKey(first: number, length: number): number {
+  return length < 16 ? (length << 7) | first : 0;
+}
+
+/** The constant of {@link NAMES} that `html.slice(from, to)` spells (lower case), or undefined. */
+function knownName(html: string, from: number, to: number): string | undefined {
+  const names = NAMES[nameKey(html.charCodeAt(from), to - from)];
+  if (names === undefined) return undefined;
+  next: for (const name of names) {
+    for (let k = 1; k < name.length; k++) if (html.charCodeAt(from + k) !== name.charCodeAt(k)) continue next;
+    return name;
+  }
+  return undefined;
+}
+
 /** Reads one tag (name and attributes, up to its `>`) at a time; one per scan, reused for every tag. */
 class TagReader {
   readonly attrs = new AttributeSpans();
@@ -188,7 +219,7 @@ class TagReader {
     let i = from + 1;
     let upper = isUpper(html.charCodeAt(from));
     for (let c = html.charCodeAt(i); i < n && !isTagNameEnd(c); c = html.charCodeAt(++i)) upper ||= isUpper(c);
-    const name = upper ? html.slice(from, i).toLowerCase() : html.slice(from, i);
+    const name = upper ? html.slice(from, i).toLowerCase() : (knownName(html, from, i) ?? html.slice(from, i));
     this.attrs.count = 0;
     this.selfClosing = false;
     for (;;) {

@@ -39,6 +39,15 @@ describe('SimHash of the visible text', () => {
     expect(hashOf('al<p>pha beta gamma')).not.toBe(hashOf('alpha beta gamma'));
   });
 
+  it('gives the digests stored indexes hold: a faster hasher must not move them', () => {
+    expect(hashOf('<p>The quick brown fox jumps over the lazy dog near the river bank at dawn.</p>')).toBe('08ac2f9525ee630a');
+    expect(hashOf('<p>Generated 30 November 2026 at 08:14:03, build 4812 &amp; ÉCOLE über σοφια 日本語 😀</p>')).toBe('563dc766a1252ddb');
+    expect(hashOf('one two')).toBe('1fe2a329701d7246');
+    expect(extractHtml('one two', { simhash: true, simhashSeed: 7 }).simhash).toBe('f94d61977c61e3ee');
+    expect(simhashOf('date-a.html')).toBe('953f6de9a8432e48');
+    expect(simhashOf('timestamp-b.html')).toBe('4ba789a532a865cf');
+  });
+
   it('hashes a text fed in pieces as the whole', () => {
     const whole = new SimHasher();
     whole.text('one two three four five', 0, 23);

@@ -13,6 +13,7 @@ describe('DocumentPool', () => {
     pool = new DocumentPool(
       { repository: repo, policy: { scope: 'host-scope', seeds: ['http://a.test/'], accept: [], reject: [['\\.tmp$', '']] }, agent: 'tarantula', obeyRelNofollow: true, maxLinksPerPage: 0 },
       2,
+      { jobs: 0 },
     );
   });
   afterAll(async () => {
@@ -45,8 +46,8 @@ describe('DocumentPool', () => {
   it('handles jobs on the calling thread until a worker is ready, then on the workers', async () => {
     const setup = { repository: repo, policy: { scope: 'host-scope', seeds: ['http://a.test/'], accept: [], reject: [] }, agent: 'tarantula', obeyRelNofollow: true, maxLinksPerPage: 0 } as const;
     const internals = (p: DocumentPool) => p as unknown as { local: unknown; slots: { ready: boolean }[] };
-    const early = new DocumentPool(setup, 1);
-    const late = new DocumentPool(setup, 1);
+    const early = new DocumentPool(setup, 1, { jobs: 0 });
+    const late = new DocumentPool(setup, 1, { jobs: 0 });
     try {
       const first = await early.run(job('http://a.test/early', '<title>early</title>'));
       expect('description' in first && first.description.title).toBe('early');
@@ -66,7 +67,7 @@ describe('DocumentPool', () => {
       const r = await p.run(job('http://a.test/w', '<a href="http://b.test/x">B</a><a href="http://c.test/">C</a>', false));
       return 'description' in r ? r.description.links.map((l) => l.url) : r.error;
     };
-    const fresh = new DocumentPool(setup, 1);
+    const fresh = new DocumentPool(setup, 1, { jobs: 0 });
     try {
       fresh.widenScope('http://b.test/');
       expect(await links(fresh)).toEqual(['http://b.test/x']); // the calling thread, before the worker is up
@@ -80,6 +81,30 @@ describe('DocumentPool', () => {
       expect(await links(fresh)).toEqual(['http://b.test/x', 'http://c.test/']);
     } finally {
       await fresh.close();
+    }
+  });
+
+  it('starts its workers only once the calling thread has handled the jobs or the bytes it is given first', async () => {
+    const setup = { repository: repo, policy: { scope: 'host-scope', seeds: ['http://a.test/'], accept: [], reject: [] }, agent: 'tarantula', obeyRelNofollow: true, maxLinksPerPage: 0 } as const;
+    const slots = (p: DocumentPool) => (p as unknown as { slots: { ready: boolean }[] }).slots;
+    const byJobs = new DocumentPool(setup, 2, { jobs: 3 });
+    const byBytes = new DocumentPool(setup, 1, { jobs: 100, bytes: 1000 });
+    try {
+      for (const i of [1, 2]) await byJobs.run(job(`http://a.test/j${i}`, '<title>j</title>', false));
+      expect(slots(byJobs)).toHaveLength(0);
+      const third = await byJobs.run(job('http://a.test/j3', '<title>third</title>', false));
+      expect('description' in third && third.description.title).toBe('third'); // still here: no worker is ready yet
+      expect(slots(byJobs)).toHaveLength(2);
+      await byBytes.run(job('http://a.test/small', '<title>s</title>', false));
+      expect(slots(byBytes)).toHaveLength(0);
+      await byBytes.run(job('http://a.test/big', `<title>b</title>${'x'.repeat(1000)}`, false));
+      expect(slots(byBytes)).toHaveLength(1);
+      while (!slots(byJobs).every((slot) => slot.ready)) await new Promise((resolve) => setTimeout(resolve, 10));
+      const later = await byJobs.run(job('http://a.test/later', '<title>later</title>', false));
+      expect('description' in later && later.description.title).toBe('later');
+      expect(byJobs.threads).toBe(2);
+    } finally {
+      await Promise.all([byJobs.close(), byBytes.close()]);
     }
   });
 

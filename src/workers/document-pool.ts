@@ -13,6 +13,15 @@ import type { DocumentJob, DocumentResult, WorkerSetup } from './document-job.js
  */
 const YOUNG_GENERATION_MB = 8;
 
+/**
+ * What the calling thread handles before the workers are started. A worker costs about 0.1 s of CPU
+ * to start (node and our parser loaded again in its thread), what the main thread takes to describe
+ * and store some 75 small pages: a crawl that ends within this (the demo's 43 pages) never pays for
+ * one, and a longer crawl hands its pages to the workers from about the hundredth on. Bytes count
+ * too, so that a few large pages do not hold the fetch loop up for long.
+ */
+const LOCAL_FIRST = { jobs: 64, bytes: 2 * 1024 * 1024 };
+
 interface Slot {
   worker: Worker;
   readonly waiting: Map<number, (result: DocumentResult) => void>;
@@ -43,17 +52,28 @@ export class DocumentPool {
   /** Jobs that come before any worker is ready are handled here, on the calling thread. */
   private local: ((job: DocumentJob) => Promise<DocumentResult>) | undefined;
   private localSeedsSent = 0;
+  /** What the calling thread was given while no worker was started. */
+  private readonly handledHere = { jobs: 0, bytes: 0 };
   /** Seeds that widened the scope after the workers were set up, in order; each worker gets them with its next job. */
   private readonly scopeSeeds: string[] = [];
   private filled!: (err: Error) => void;
   /** Settles with the first store error that says the repository can take no more (`noRoom`: a full disk): the crawl must stop. */
   readonly full = new Promise<Error>((resolve) => (this.filled = resolve));
 
+  /**
+   * @param size worker threads (`document-threads`)
+   * @param localFirst what the calling thread handles before the workers are started; `{ jobs: 0 }` starts them at once
+   */
   constructor(
     private readonly setup: WorkerSetup,
-    size = Math.max(1, Math.min(4, availableParallelism() - 1)),
+    private readonly size = Math.max(1, Math.min(4, availableParallelism() - 1)),
+    private readonly localFirst: { readonly jobs: number; readonly bytes?: number } = LOCAL_FIRST,
   ) {
-    for (let i = 0; i < size; i++) {
+    if (localFirst.jobs === 0) this.startWorkers();
+  }
+
+  private startWorkers(): void {
+    for (let i = 0; i < this.size; i++) {
       const slot = { waiting: new Map(), outbox: [], transfers: [], ready: false, seedsSent: 0 } as unknown as Slot;
       this.start(slot);
       this.slots.push(slot);
@@ -104,6 +124,12 @@ export class DocumentPool {
     for (const s of this.slots) if (s.ready && (slot === undefined || s.waiting.size < slot.waiting.size)) slot = s;
     // A worker takes about 0.1 s to start: a short crawl would spend most of its life waiting for it.
     if (slot === undefined) {
+      if (this.slots.length === 0 && !this.closing) {
+        const here = this.handledHere;
+        here.jobs++;
+        here.bytes += job.body.byteLength;
+        if (here.jobs >= this.localFirst.jobs || here.bytes >= (this.localFirst.bytes ?? Infinity)) this.startWorkers();
+      }
       const seeds = this.newSeeds(this.localSeedsSent);
       this.localSeedsSent = this.scopeSeeds.length;
       return (this.local ??= documentHandler(this.setup, false))({ ...job, ...seeds, id }).then((result) => {
@@ -135,9 +161,9 @@ export class DocumentPool {
     slot.transfers = [];
   }
 
-  /** Worker threads in the pool (`document-threads`). */
+  /** Worker threads in the pool (`document-threads`), started or not yet. */
   get threads(): number {
-    return this.slots.length;
+    return this.size;
   }
 
   async close(): Promise<void> {
