@@ -3,6 +3,7 @@
  * `npm run bench -- --pages 20000 --cpu-prof DIR`; one file per thread):
  *
  *   npx tsx bench/profile-summary.ts DIR/CPU.*.cpuprofile [--top 30]
+ *   npx tsx bench/profile-summary.ts DIR/CPU.*.cpuprofile --timeline 250   # busy time by stage, window by window
  *
  * Self time is grouped by crawl stage: a frame counts for the stage of its nearest frame, itself or
  * a caller, whose script belongs to a stage (so a native `writeBuffer` called by the mirror store
@@ -133,14 +134,8 @@ export class SourceMaps {
 /** A script or source as a reader knows it: from node_modules/, src/ or dist/ on. */
 const shortName = (file: string): string => file.replace(/^(file:\/\/)?\/.*?\/(node_modules|src|dist)\//, '$2/');
 
-/**
- * @example
- * summarize(JSON.parse(readFileSync('CPU.cpuprofile', 'utf8'))).stages[0] //=> ['parse', 1234.5]
- */
-export function summarize(
-  profile: Profile,
-  maps = new SourceMaps(),
-): { totalMs: number; stages: [string, number][]; functions: [string, string, number][] } {
+/** Each profile node's stage, decided as the head of this file says; with the origins that decided them. */
+function stageOfNodes(profile: Profile, maps: SourceMaps): { stageOf: (id: number) => string; origin: Map<number, Origin>; byId: Map<number, ProfileNode> } {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const origin = new Map(profile.nodes.map((n) => [n.id, maps.locate(n.callFrame)]));
   const parent = new Map<number, number>();
@@ -167,6 +162,18 @@ export function summarize(
   const fallback = (id: number | undefined): string | undefined =>
     id === undefined ? undefined : (firstMatch(origin.get(id)!.file, FALLBACKS) ?? fallback(parent.get(id)));
   const stageOf = (id: number): string => decide(id) ?? fallback(id) ?? 'other';
+  return { stageOf, origin, byId };
+}
+
+/**
+ * @example
+ * summarize(JSON.parse(readFileSync('CPU.cpuprofile', 'utf8'))).stages[0] //=> ['parse', 1234.5]
+ */
+export function summarize(
+  profile: Profile,
+  maps = new SourceMaps(),
+): { totalMs: number; stages: [string, number][]; functions: [string, string, number][] } {
+  const { stageOf, origin, byId } = stageOfNodes(profile, maps);
   const selfUs = new Map<number, number>();
   profile.samples.forEach((id, i) => selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
 
@@ -194,6 +201,40 @@ export function summarize(
   };
 }
 
+/**
+ * Busy time by stage in windows of `windowMs` from the profile's start: what a short crawl's first
+ * and last moments go to (loading, the worker's start, exit) against its steady state.
+ *
+ * @example
+ * timeline(profile, 500)[0] //=> { startMs: 0, busyMs: 412.3, stages: [['V8/program', 180.1], …] }
+ */
+export function timeline(profile: Profile, windowMs: number, maps = new SourceMaps()): { startMs: number; busyMs: number; stages: [string, number][] }[] {
+  const { stageOf } = stageOfNodes(profile, maps);
+  const windows: Map<string, number>[] = [];
+  let atUs = 0;
+  profile.samples.forEach((id, i) => {
+    atUs += profile.timeDeltas[i] ?? 0;
+    const stage = stageOf(id);
+    if (stage === 'idle') return;
+    const w = Math.floor(atUs / 1000 / windowMs);
+    for (let k = windows.length; k <= w; k++) windows.push(new Map());
+    // A sample's time is the delta before the next one; the last sample's, the one before it.
+    const us = profile.timeDeltas[i + 1] ?? profile.timeDeltas[i] ?? 0;
+    windows[w]!.set(stage, (windows[w]!.get(stage) ?? 0) + us / 1000);
+  });
+  return windows.map((stages, w) => ({
+    startMs: w * windowMs,
+    busyMs: [...stages.values()].reduce((a, b) => a + b, 0),
+    stages: [...stages].sort((a, b) => b[1] - a[1]),
+  }));
+}
+
+function printTimeline(file: string, windowMs: number): void {
+  console.log(`profile ${file}: busy ms a window of ${windowMs} ms, and its four largest stages`);
+  for (const { startMs, busyMs, stages } of timeline(JSON.parse(readFileSync(file, 'utf8')) as Profile, windowMs))
+    console.log(`${String(startMs).padStart(7)} ms ${busyMs.toFixed(0).padStart(5)}  ${stages.slice(0, 4).map(([s, ms]) => `${s} ${ms.toFixed(0)}`).join(', ')}`);
+}
+
 function printSummary(file: string, top: number): void {
   const maps = new SourceMaps();
   const { totalMs, stages, functions } = summarize(JSON.parse(readFileSync(file, 'utf8')) as Profile, maps);
@@ -212,12 +253,14 @@ function printSummary(file: string, top: number): void {
 
 if (process.argv[1]?.endsWith('profile-summary.ts')) {
   const args = process.argv.slice(2);
-  const at = args.indexOf('--top');
-  const top = at >= 0 ? Number(args[at + 1]) : 30;
-  const files = args.filter((_, i) => at < 0 || (i !== at && i !== at + 1));
-  if (files.length === 0) throw new Error('usage: profile-summary.ts FILE.cpuprofile... [--top N]');
+  const option = (name: string): number | undefined => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : undefined);
+  const top = option('--top') ?? 30;
+  const windowMs = option('--timeline');
+  const files = args.filter((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--'));
+  if (files.length === 0) throw new Error('usage: profile-summary.ts FILE.cpuprofile... [--top N] [--timeline MS]');
   files.forEach((file, i) => {
     if (i > 0) console.log('');
-    printSummary(file, top);
+    if (windowMs === undefined) printSummary(file, top);
+    else printTimeline(file, windowMs);
   });
 }

@@ -2,6 +2,7 @@
  * Crawlee on the same synthetic web, for a side-by-side figure: `crawlee-crawl.mjs` in a child
  * process of its own under `/usr/bin/time -v`, as the crawler and wget are run.
  */
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { timedRun, type TimedRun } from './timed-run.js';
 
@@ -21,7 +22,7 @@ export interface CrawleeRun extends TimedRun {
 export async function runCrawlee(crawleeDir: string, seed: string, work: string, threads: number): Promise<CrawleeRun> {
   const command = [process.execPath, SCRIPT, '--crawlee', crawleeDir, '--seed', seed, '--work', work, '--threads', String(threads)];
   let out = '';
-  const run = await timedRun(command, `${work}.time.txt`, { stdio: ['ignore', 'pipe', 'inherit'] }, (child) => {
+  const run = await timedRun(command, join(work, 'time.txt'), { stdio: ['ignore', 'pipe', 'inherit'] }, (child) => {
     child.stdout!.setEncoding('utf8').on('data', (s: string) => (out += s));
   });
   const counts = JSON.parse(out.trim().split('\n').pop() || '{"documents":0,"notFound":0,"failures":0}') as Pick<CrawleeRun, 'documents' | 'notFound' | 'failures'>;

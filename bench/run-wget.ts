@@ -1,6 +1,8 @@
 /**
  * GNU wget on the same site, for a side-by-side figure: recursive, unlimited depth, no parent,
- * robots.txt obeyed (the crawler fetches it too), one connection with keep-alive, every file saved.
+ * robots.txt obeyed (the crawler fetches it too), one connection with keep-alive, every file saved;
+ * with `warcFile`, every exchange archived too (`--warc-file`, with a CDX index as the crawler writes
+ * its CDXJ), as the crawler's `--warc` run does.
  */
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -28,8 +30,9 @@ async function tally(dir: string): Promise<{ files: number; bytes: number }> {
  * @example
  * const run = await runWget('http://127.0.0.1:40123/', '/tmp/bench-1/wget'); run.files //=> 1064
  */
-export async function runWget(url: string, dir: string): Promise<WgetRun> {
-  const wget = ['wget', '--recursive', '--level=inf', '--no-parent', '-e', 'robots=on', '--no-verbose', `--directory-prefix=${dir}`, url];
+export async function runWget(url: string, dir: string, opts: { warcFile?: string } = {}): Promise<WgetRun> {
+  const warc = opts.warcFile === undefined ? [] : [`--warc-file=${opts.warcFile}`, '--warc-cdx'];
+  const wget = ['wget', '--recursive', '--level=inf', '--no-parent', '-e', 'robots=on', '--no-verbose', ...warc, `--directory-prefix=${dir}`, url];
   const run = await timedRun(wget, `${dir}.time.txt`, { stdio: 'ignore' });
   return { ...run, ...(await tally(dir)), command: wget.join(' ') };
 }

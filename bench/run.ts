@@ -5,6 +5,7 @@
  *   npm run bench -- --pages 100000 [--hosts 50]    # one size
  *   npm run bench -- --hosts 20000 --pages-per-host 2 --max-per-host 2   # many hosts, few pages each
  *   npm run bench -- --site /usr/share/doc/python3.11/html [--compare-wget]
+ *   npm run bench -- --site DIR --max-per-host 16 --warc --compare-wget   # both archiving (wget --warc-file)
  *   npm run bench -- --pages 20000 --cpu-prof DIR   # also write a V8 CPU profile of the crawler
  *   npm run bench -- --pages 20000 --warc           # the same crawl archived as WARC (and CDXJ)
  *   npm run bench -- --pages 5000 --render auto     # the same crawl deciding, page by page, whether to render
@@ -209,18 +210,25 @@ async function staticSite(dir: string): Promise<boolean> {
   try {
     const seed = `http://127.0.0.1:${server.port}/`;
     let ok = true;
+    let ourRate = 0;
     for (const maxPerHost of maxPerHostFlag !== undefined ? [Number(maxPerHostFlag)] : [1, threads]) {
-      const settings: CrawlSettings = { seeds: [seed], scope: 'host-scope', resolve: [], threads, maxPerHost, timeLimitSeconds: timeLimitSeconds(0) };
-      const run = await measure(`site ${dir}: tarantula, threads ${threads}, max-per-host ${maxPerHost}`, server, settings, { site: dir, maxPerHost });
+      const settings: CrawlSettings = { seeds: [seed], scope: 'host-scope', resolve: [], threads, maxPerHost, timeLimitSeconds: timeLimitSeconds(0), warc };
+      const run = await measure(`site ${dir}: tarantula, threads ${threads}, max-per-host ${maxPerHost}${warc ? ', --warc' : ''}`, server, settings, { site: dir, maxPerHost, warc });
       ok &&= run.exitCode === 0;
+      ourRate = run.stats.documents / run.wallSeconds;
     }
     if (argv.includes('--compare-wget')) {
       const work = await mkdtemp(join(tmpdir(), 'tarantula-bench-wget-'));
-      const w = await runWget(seed, join(work, 'mirror'));
-      console.log(`\nsite ${dir}: wget (one connection)`);
+      const w = await runWget(seed, join(work, 'mirror'), warc ? { warcFile: join(work, 'wget') } : {});
+      console.log(`\nsite ${dir}: wget (one connection)${warc ? ', --warc-file' : ''}`);
       console.log(`  command        ${w.command}`);
       console.log(`  exit ${w.exitCode} (8 = some 404s); ${w.files} files saved, ${fmt(w.bytes / 1e6)} MB`);
-      console.log(`  wall           ${fmt(w.wallSeconds, 2)} s → ${fmt(w.files / w.wallSeconds)} files/s`);
+      if (warc) {
+        const files = (await readdir(work)).filter((f) => f.startsWith('wget.'));
+        const sizes = await Promise.all(files.map(async (f) => (await stat(join(work, f))).size));
+        console.log(`  warc           ${files.join(', ')}: ${fmt(sizes.reduce((a, b) => a + b, 0) / 1e6)} MB`);
+      }
+      console.log(`  wall           ${fmt(w.wallSeconds, 2)} s → ${fmt(w.files / w.wallSeconds)} files/s; tarantula ${fmt(ourRate)} pages/s = ${fmt(ourRate / (w.files / w.wallSeconds), 2)}×`);
       if (w.time) console.log(timeLine(w.time));
       if (jsonFile) await appendFile(jsonFile, JSON.stringify({ label: 'wget', site: dir, ...w }) + '\n');
       if (!keep) workDirs.push(work);

@@ -12,7 +12,10 @@ import { tempDir } from './support/temp-dir.js';
 // adds to node.
 
 /** Node loads this before the CLI: it prints what the process was started with. */
-const REPORT = '--import=data:text/javascript,process.stdout.write(JSON.stringify({pid:process.pid,malloc:process.env.MALLOC_MMAP_THRESHOLD_||null})+"\\n")';
+const REPORT = '--import=data:text/javascript,process.stdout.write(JSON.stringify({pid:process.pid,malloc:process.env.MALLOC_MMAP_THRESHOLD_||null,semi:process.execArgv.filter(a=>a.startsWith("--max-semi"))})+"\\n")';
+
+/** The young generation's cap that bin/tarantula gives node. */
+const SEMI_FLAG = '--max-semi-space-size=4';
 
 /** The environment of the tests without any malloc setting of the machine's own. */
 function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
@@ -21,12 +24,12 @@ function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   return env;
 }
 
-async function started(env: NodeJS.ProcessEnv): Promise<{ pid: number; childPid: number; malloc: string | null; version: string }> {
+async function started(env: NodeJS.ProcessEnv): Promise<{ pid: number; childPid: number; malloc: string | null; semi: string[]; version: string }> {
   let childPid = 0;
   const { code, stdout, stderr } = await runCli(['--version'], { env, onSpawn: (child) => (childPid = child.pid!) });
   expect(code, stderr).toBe(0);
   const [report, version] = stdout.trim().split('\n');
-  return { ...(JSON.parse(report!) as { pid: number; malloc: string | null }), childPid, version: version! };
+  return { ...(JSON.parse(report!) as { pid: number; malloc: string | null; semi: string[] }), childPid, version: version! };
 }
 
 describe('the tarantula command (bin/tarantula)', () => {
@@ -46,7 +49,14 @@ describe('the tarantula command (bin/tarantula)', () => {
     const run = await started(cleanEnv());
     expect(run.pid).toBe(run.childPid);
     expect(run.malloc).toBe('131072');
+    expect(run.semi).toEqual([SEMI_FLAG]);
     expect(run.version).toBe(`tarantula ${VERSION}`);
+  });
+
+  it('caps the young generation unless the user sets its size, in TARANTULA_NODE_FLAGS or NODE_OPTIONS', async () => {
+    expect((await started(cleanEnv({ TARANTULA_NODE_FLAGS: `--max-semi-space-size=2 ${REPORT}` }))).semi).toEqual(['--max-semi-space-size=2']);
+    // NODE_OPTIONS are not in execArgv: the launcher's own flag is what would show.
+    expect((await started(cleanEnv({ NODE_OPTIONS: '--max-semi-space-size=2' }))).semi).toEqual([]);
   });
 
   it('leaves a malloc setting of the user\'s own as it is', async () => {

@@ -78,8 +78,10 @@ describe('a crawl whose frontier spills to disk (memory-budget 0)', () => {
     const counts = new Map<string, number>();
     for (const r of server.requests.slice(before)) if (!r.path.endsWith('robots.txt')) counts.set(r.host + r.path, (counts.get(r.host + r.path) ?? 0) + 1);
     expect(counts.size).toBe(urls.length);
-    // Fetched twice: only what was in flight at the kill, fetching (threads = 2) or parsing and storing (as many again).
-    expect([...counts.values()].filter((n) => n > 1).length).toBeLessThanOrEqual(4);
+    // Fetched twice: only what was in flight at the kill, fetching (threads = 2) or parsing and storing (as many
+    // again), and what was stored while its journal line waited for the next write (a 20 ms batch, longer when
+    // the machine is busy); the 150 pages before them never.
+    expect([...counts.values()].filter((n) => n > 1).length).toBeLessThanOrEqual(8);
     const stats = JSON.parse(await readFile(join(repo, 'stats.json'), 'utf8')) as { pending: number; completed: boolean };
     expect(stats).toMatchObject({ pending: 0, completed: true });
     // The segments are a cache of the journal: gone once the crawl ends.

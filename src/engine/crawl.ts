@@ -2,14 +2,10 @@ import {
   Observable,
   Subscription,
   asyncScheduler,
-  concat,
-  defer,
   EMPTY,
   from,
-  ignoreElements,
   mergeMap,
   of,
-  tap,
   toArray,
   type OperatorFunction,
   type SchedulerLike,
@@ -106,16 +102,28 @@ export function crawl<Out>(spec: CrawlSpec<Out>): Observable<Out> {
       pump();
     });
 
-    const admitLinks = (out: Out): Observable<never> =>
-      defer(() => {
-        const links = spec.links(out);
-        return Array.isArray(links) && links.length === 0 ? EMPTY : from(links);
-      }).pipe(
-        spec.admit,
-        toArray(),
-        tap((reqs) => spec.frontier.pushAll(reqs)),
-        ignoreElements(),
-      );
+    // A page's links admitted and pushed in one Observable of its own, not five operators: it is made for every page.
+    const admitLinks = (out: Out): Observable<never> => {
+      const links = spec.links(out);
+      if (Array.isArray(links) && links.length === 0) return EMPTY;
+      return new Observable<never>((admitted) => {
+        const reqs: CrawlRequest[] = [];
+        return from(links)
+          .pipe(spec.admit)
+          .subscribe({
+            next: (req) => void reqs.push(req),
+            error: (err: unknown) => admitted.error(err),
+            complete: () => {
+              try {
+                spec.frontier.pushAll(reqs);
+              } catch (err) {
+                return admitted.error(err);
+              }
+              admitted.complete();
+            },
+          });
+      });
+    };
 
     const start = (req: CrawlRequest): void => {
       active++;
@@ -128,11 +136,12 @@ export function crawl<Out>(spec: CrawlSpec<Out>): Observable<Out> {
             mergeMap((out) => {
               // A request put back stays put back, whatever else its unit emits.
               if (spec.end !== undefined && end.kind !== 'again') end = spec.end(out);
-              return concat(of(out), admitLinks(out));
+              // The outcome goes out before its links are admitted.
+              subscriber.next(out);
+              return admitLinks(out);
             }),
           )
           .subscribe({
-            next: (out) => subscriber.next(out),
             error: (err: unknown) => subscriber.error(err),
             complete: () => {
               active--;

@@ -1,26 +1,27 @@
 import { catchError, concat, from, identity, mergeMap, of, pipe, type MonoTypeOperatorFunction, type Observable, type OperatorFunction } from 'rxjs';
 import type { Candidate, CrawlRequest } from '../model/crawl-request.js';
-import { countInLinks } from '../stages/count-in-links.js';
-import { dedup } from '../stages/dedup.js';
+import { andThen, stepOperator } from '../stages/admission-step.js';
+import { countInLinksStep } from '../stages/count-in-links.js';
+import { dedupStep } from '../stages/dedup.js';
 import { defaultPrioritizer, type Prioritizer } from '../frontier/prioritizer.js';
-import { levelRose, prioritize, requestLevelRose } from '../stages/prioritize.js';
+import { levelRose, prioritizeStep, requestLevelRose } from '../stages/prioritize.js';
 import type { FetchResponse, Validators } from '../model/fetch-response.js';
 import { warcDate } from '../archive/warc-date.js';
 import { fetchPage } from '../stages/fetch-page.js';
 import { journalAdmissions } from '../stages/journal-admissions.js';
 import { readSitemaps } from '../stages/read-sitemaps.js';
 import { reuseStored } from '../stages/reuse-stored.js';
-import { followPolicy } from '../stages/follow-policy.js';
-import { hostLimit } from '../stages/host-limit.js';
-import { normalizeLinks } from '../stages/normalize-links.js';
-import { refusePrivateHosts } from '../stages/refuse-private-hosts.js';
+import { followPolicyStep } from '../stages/follow-policy.js';
+import { hostLimitStep } from '../stages/host-limit.js';
+import { normalizeLinksStep } from '../stages/normalize-links.js';
+import { refusePrivateHostsStep } from '../stages/refuse-private-hosts.js';
 import { obeyRobots } from '../stages/obey-robots.js';
-import { robotsAllowed } from '../stages/robots-allowed.js';
+import { robotsAllowedStep } from '../stages/robots-allowed.js';
 import { describeAndStore } from '../stages/describe-and-store.js';
 import type { PreviousCopy } from '../stages/store-document.js';
 import { scheduleRecrawl } from '../stages/schedule-recrawl.js';
 import { skipNotDue } from '../stages/skip-not-due.js';
-import { trapLimits } from '../stages/trap-limits.js';
+import { trapLimitsStep } from '../stages/trap-limits.js';
 import { inputSeeds } from '../input/input-seeds.js';
 import type { CrawlContext } from './crawl-context.js';
 import type { CrawlSpec, Release } from './crawl.js';
@@ -120,24 +121,18 @@ export function defaultAdmit(ctx: CrawlContext, prioritizer: Prioritizer = defau
   const dfs = c.traversal === 'dfs';
   const reconsider = levels && (!dfs || a.started === undefined) ? levelRose(prioritizer, a.priority) : undefined;
   const rose = levels && dfs ? requestLevelRose(prioritizer, a.priority) : undefined;
-  // What a link is, then whether it is new: two pipes, as rxjs types at most nine operators in one.
-  const vetted = pipe(
-    normalizeLinks(a.report),
-    trapLimits(c, a.report),
-    refusePrivateHosts(a.guard, c.resolve, a.report),
-    followPolicy(a.policy, a.report),
+  // What a link is, then whether it is new, each a chain of steps run as one operator: a crawl finds
+  // hundreds of thousands of links, most of them dropped as seen, and an RxJS stage for each check
+  // took a fifth of admission's CPU. A user's stages go between the chains; without them, one chain.
+  const vetted = andThen(
+    andThen(andThen(normalizeLinksStep(a.report), trapLimitsStep(c, a.report)), refusePrivateHostsStep(a.guard, c.resolve, a.report)),
+    followPolicyStep(a.policy, a.report),
   );
-  return pipe(
-    vetted,
-    chain(stages.afterFilters),
-    levels ? countInLinks(a.inLinks) : identity,
-    dedup(a.seen, a.report, a.started, reconsider),
-    levels ? prioritize(prioritizer, a.priority) : identity,
-    hostLimit(c.maxPagesPerHost, a.hostCounts, a.report),
-    robotsAllowed(ctx.hosts.robots, c.userAgent, a.report),
-    chain(stages.beforeQueue),
-    journalAdmissions(ctx.state.journal, rose),
-  );
+  const seen = dedupStep(a.seen, a.report, a.started, reconsider);
+  const known = levels ? andThen(andThen(countInLinksStep(a.inLinks), seen), prioritizeStep(prioritizer, a.priority)) : seen;
+  const fresh = andThen(andThen(known, hostLimitStep(c.maxPagesPerHost, a.hostCounts, a.report)), robotsAllowedStep(ctx.hosts.robots, c.userAgent, a.report));
+  const checks = (stages.afterFilters?.length ?? 0) === 0 ? stepOperator(andThen(vetted, fresh)) : pipe(stepOperator(vetted), chain(stages.afterFilters), stepOperator(fresh));
+  return pipe(checks, chain(stages.beforeQueue), journalAdmissions(ctx.state.journal, rose));
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { BackQueue, Entry } from './back-queue.js';
+import { selectLevel, takeFrom } from './level-selector.js';
 
 /**
  * Mercator's front queues inside one host's back queue: one queue per priority level (1 the
@@ -21,7 +22,8 @@ export class FrontQueues<R> implements BackQueue<R> {
   private only: BackQueue<R> | undefined;
   private onlyLevel = 0;
   private queues: (BackQueue<R> | undefined)[] | undefined;
-  /** The selector's running credit of each level. */
+  /** Each level's queued requests, and the selector's running credit of each (`level-selector.ts`). */
+  private counts: number[] | undefined;
   private credit: number[] | undefined;
   /** The level {@link selected} chose, until a take or a newly waiting level changes it (the ready heap asks often). */
   private chosen = -1;
@@ -42,6 +44,26 @@ export class FrontQueues<R> implements BackQueue<R> {
     this.size = first.queue.size;
   }
 
+  /**
+   * The levels' queues of a host so far held otherwise (a small queue grown out of its arena), with
+   * the selector's credits: the requests go on in the order they would have.
+   */
+  static resumed<R>(
+    levels: number,
+    levelOf: (req: R) => number,
+    make: (name: string) => BackQueue<R>,
+    name: string,
+    queues: (BackQueue<R> | undefined)[],
+    credit: number[],
+  ): FrontQueues<R> {
+    const q = new FrontQueues(levels, levelOf, make, name);
+    q.queues = queues;
+    q.counts = queues.map((level) => level?.size ?? 0);
+    q.credit = credit;
+    q.size = q.counts.reduce((a, b) => a + b, 0);
+    return q;
+  }
+
   /** The 0-based level of `req`: its prioritizer's level clamped to 1..K. */
   static levelIndex(levels: number, level: number): number {
     return Math.min(levels, Math.max(1, level)) - 1;
@@ -50,13 +72,11 @@ export class FrontQueues<R> implements BackQueue<R> {
   /** Queues a request at the back of its level. */
   pushBack(req: R, seq: number): void {
     this.queueFor(req).pushBack(req, seq);
-    this.size++;
   }
 
   /** Queues a request at the front of its level (depth-first, or put back in its place). */
   pushFront(req: R, seq: number): void {
     this.queueFor(req).pushFront(req, seq);
-    this.size++;
   }
 
   /** Takes the next request breadth-first, from the level the selector picks. */
@@ -93,43 +113,23 @@ export class FrontQueues<R> implements BackQueue<R> {
   /** The level the next take will use: the highest credit after this round's weights are added; ties go to the higher level. */
   private selected(): number {
     if (this.chosen >= 0) return this.chosen;
-    const queues = this.queues!, credit = this.credit!;
-    let best = -1;
-    let bestCredit = -Infinity;
-    for (let i = queues.length - 1; i >= 0; i--) {
-      if ((queues[i]?.size ?? 0) === 0) continue;
-      const c = credit[i]! + 2 ** i;
-      if (c > bestCredit) {
-        best = i;
-        bestCredit = c;
-      }
-    }
-    return (this.chosen = best);
+    return (this.chosen = selectLevel(this.counts!, this.credit!));
   }
 
   private take(pop: (q: BackQueue<R>) => Entry<R> | undefined): Entry<R> | undefined {
     if (this.size === 0) return undefined;
     this.size--;
     if (this.only !== undefined) return pop(this.only);
-    const queues = this.queues!, credit = this.credit!;
     const pick = this.selected();
-    let total = 0;
-    for (let i = 0; i < queues.length; i++) {
-      if ((queues[i]?.size ?? 0) === 0) continue;
-      credit[i]! += 2 ** i;
-      total += 2 ** i;
-    }
-    credit[pick]! -= total;
+    takeFrom(this.counts!, this.credit!, pick);
     this.chosen = -1;
-    const queue = queues[pick]!;
-    const entry = pop(queue);
-    // An emptied level leaves the round: its credit would otherwise stay owed to it or by it.
-    if (queue.size === 0) credit[pick] = 0;
-    return entry;
+    return pop(this.queues![pick]!);
   }
 
+  /** The queue of `req`'s level, with the request counted in. */
   private queueFor(req: R): BackQueue<R> {
     const at = FrontQueues.levelIndex(this.levels, this.levelOf(req));
+    this.size++;
     if (this.queues === undefined) {
       if (this.only === undefined || this.only.size === 0) {
         if (this.only === undefined || this.onlyLevel !== at) this.only = this.make(this.name);
@@ -137,12 +137,13 @@ export class FrontQueues<R> implements BackQueue<R> {
       }
       if (at === this.onlyLevel) return this.only;
       this.queues = new Array<BackQueue<R> | undefined>(this.levels).fill(undefined);
+      this.counts = new Array<number>(this.levels).fill(0);
       this.credit = new Array<number>(this.levels).fill(0);
       this.queues[this.onlyLevel] = this.only;
+      this.counts[this.onlyLevel] = this.only.size;
       this.only = undefined;
     }
-    const queue = (this.queues[at] ??= this.make(this.name));
-    if (queue.size === 0) this.chosen = -1; // a level joins the round
-    return queue;
+    if (this.counts![at]!++ === 0) this.chosen = -1; // a level joins the round
+    return (this.queues[at] ??= this.make(this.name));
   }
 }

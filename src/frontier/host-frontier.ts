@@ -1,8 +1,10 @@
 import type { RequestEnd } from '../model/request-end.js';
+import { ArenaSlabs } from './arena-slabs.js';
 import { ObjectQueue, PackedQueue, type BackQueue, type Entry, type RequestCodec } from './back-queue.js';
 import { FrontQueues } from './front-queues.js';
 import { IndexedHeap, type HeapSlot } from './indexed-heap.js';
 import type { SegmentStore } from './segment-store.js';
+import { SmallQueue, type SmallQueueKind } from './small-queue.js';
 import { SpillingQueue } from './spilling-queue.js';
 
 /** How long a host must rest after a request ends: politeness decides, the frontier enforces. */
@@ -79,9 +81,10 @@ export interface Frontier<R extends { readonly host: string }> {
 class HostQueue<R> implements HeapSlot {
   heapIndex = -1;
   /**
-   * A plain back queue while the host's waiting requests are all of one level (most hosts, all
-   * their life): {@link FrontQueues} only once a second level arrives, since its object and arrays
-   * cost about a byte per pending URL (10,000 hosts, 1M URLs).
+   * Packed (with a codec): a {@link SmallQueue} of every level while the host holds a few KiB
+   * (most hosts, all their life), then a queue a level. A queue a level is a plain back queue while
+   * the host's waiting requests are all of one level: {@link FrontQueues} only once a second level
+   * arrives, since its object and arrays cost about a byte per pending URL (10,000 hosts, 1M URLs).
    */
   queue: BackQueue<R>;
   /** The level (0-based) of every request in a plain {@link queue}. */
@@ -98,9 +101,9 @@ class HostQueue<R> implements HeapSlot {
   /** Times from which each free slot may be used again. */
   readonly free: number[];
 
-  constructor(readonly name: string, slots: number, make: (name: string) => BackQueue<R>) {
+  constructor(readonly name: string, slots: number, queue: BackQueue<R>) {
     this.free = new Array<number>(slots).fill(0);
-    this.queue = make(name);
+    this.queue = queue;
   }
 
   /** Reads {@link nextSeq} again after the queue changed. */
@@ -116,6 +119,13 @@ class HostQueue<R> implements HeapSlot {
 }
 
 const SWEEP_EVERY = 1024;
+
+/**
+ * A host's {@link SmallQueue} grows into a queue a level past this many bytes (or the spill
+ * files' `spillBytes`, if fewer, since only those queues spill): a take there looks through the
+ * entries, some 30 of them at most.
+ */
+const SMALL_QUEUE_BYTES = 2048;
 
 /** How soon a borrower asks again for a slot of a host whose slots are all taken. */
 const BORROW_RETRY_MS = 20;
@@ -149,6 +159,9 @@ class HostFrontier<R extends { readonly host: string }> implements Frontier<R> {
   private pendingCount = 0;
   private releases = 0;
   private readonly makeQueue: (name: string) => BackQueue<R>;
+  /** With a codec: what every host's {@link SmallQueue} shares. */
+  private readonly small: SmallQueueKind<R> | undefined;
+  private readonly smallBytes: number;
   private readonly levels: number;
   /** Set when there is more than one level. */
   private readonly levelOf: ((req: R) => number) | undefined;
@@ -164,6 +177,8 @@ class HostFrontier<R extends { readonly host: string }> implements Frontier<R> {
     this.makeQueue = codec === undefined
       ? () => new ObjectQueue()
       : spill === undefined ? (name) => new PackedQueue(name, codec) : (name) => new SpillingQueue(name, codec, spill, this.dfs);
+    this.small = codec === undefined ? undefined : { codec, levels: this.levels, levelOf: this.levelOf, store: spill, slabs: new ArenaSlabs() };
+    this.smallBytes = Math.min(SMALL_QUEUE_BYTES, spill?.spillBytes ?? Infinity);
     // Ready hosts are ordered by the arrival of the URL each would give next: oldest first, or newest for DFS.
     this.ready = new IndexedHeap<HostQueue<R>>(this.dfs ? (a, b) => b.nextSeq - a.nextSeq : (a, b) => a.nextSeq - b.nextSeq);
   }
@@ -239,7 +254,7 @@ class HostFrontier<R extends { readonly host: string }> implements Frontier<R> {
   borrow(name: string, now: number): number {
     let host = this.hostQueues.get(name);
     if (host === undefined) {
-      host = new HostQueue<R>(name, this.slots, this.makeQueue);
+      host = new HostQueue<R>(name, this.slots, this.newQueue(name));
       this.hostQueues.set(name, host);
     }
     const readyAt = host.readyAt();
@@ -278,10 +293,12 @@ class HostFrontier<R extends { readonly host: string }> implements Frontier<R> {
   private enqueue(req: R, seq: number, atHead: boolean): void {
     let host = this.hostQueues.get(req.host);
     if (host === undefined) {
-      host = new HostQueue<R>(req.host, this.slots, this.makeQueue);
+      host = new HostQueue<R>(req.host, this.slots, this.newQueue(req.host));
       this.hostQueues.set(req.host, host);
     }
-    if (this.levelOf !== undefined && !(host.queue instanceof FrontQueues)) {
+    // A host whose queues a level emptied is small again.
+    if (this.small !== undefined && host.queue.size === 0 && !(host.queue instanceof SmallQueue)) host.queue = this.newQueue(host.name);
+    if (this.levelOf !== undefined && !(host.queue instanceof FrontQueues) && !(host.queue instanceof SmallQueue)) {
       const level = FrontQueues.levelIndex(this.levels, this.levelOf(req));
       if (host.queue.size === 0) host.level = level;
       else if (level !== host.level) host.queue = new FrontQueues(this.levels, this.levelOf, this.makeQueue, host.name, { queue: host.queue, level: host.level });
@@ -289,10 +306,20 @@ class HostFrontier<R extends { readonly host: string }> implements Frontier<R> {
     // The head, where the next request is taken, is the front for FIFO and the back for LIFO.
     if (atHead && !this.dfs) host.queue.pushFront(req, seq);
     else host.queue.pushBack(req, seq);
+    if (host.queue instanceof SmallQueue && host.queue.bytes > this.smallBytes) {
+      const grown = host.queue.grown(this.makeQueue);
+      host.queue = grown.queue;
+      host.level = grown.level;
+    }
     host.rekey(this.dfs);
     this.pendingCount++;
     if (this.ready.has(host)) this.ready.update(host);
     else this.place(host);
+  }
+
+  /** A host's first queue: a small one when requests are packed. */
+  private newQueue(name: string): BackQueue<R> {
+    return this.small === undefined ? this.makeQueue(name) : new SmallQueue(name, this.small);
   }
 
   /** Puts a host in the waiting heap when it has work and a free slot, else in no heap. */

@@ -47,6 +47,9 @@ export class SeenRuns {
   private readonly filterMask: number;
   private readonly block: Uint32Array;
   private readonly blockBytes: Uint8Array;
+  /** The records found in the runs lately, `width` words each, by a hash of the key; `filled` says which entries hold one. */
+  private readonly cache: Uint32Array;
+  private readonly filled: Uint8Array;
   private named = 0;
   private merging: Promise<void> | undefined;
   private made = false;
@@ -63,14 +66,20 @@ export class SeenRuns {
   /**
    * `filterBytes`: the filter's size, rounded down to a power of two (at least 8 bytes). `width`: words
    * a record, its key's two (as the slots of the seen-set hold them) and, with 4, a 64-bit value.
+   * `cacheRecords`: how many records found in the runs are kept in memory (a power of two, or 0),
+   * so that a key looked up again and again (a site's home page, linked from every page) costs no
+   * read after the first.
    */
   constructor(
     private readonly dir: string,
     filterBytes: number,
     private readonly width: 2 | 4 = 2,
+    cacheRecords = 0,
   ) {
     this.block = new Uint32Array(width * BLOCK);
     this.blockBytes = new Uint8Array(this.block.buffer);
+    this.cache = new Uint32Array(width * cacheRecords);
+    this.filled = new Uint8Array(cacheRecords);
     let bits = 64;
     while (bits * 2 <= filterBytes * 8) bits *= 2;
     this.filter = new Int32Array(bits / 32);
@@ -94,7 +103,16 @@ export class SeenRuns {
       const bit = (lo + Math.imul(i, hi | 1)) & m;
       if ((f[bit >>> 5]! & (1 << (bit & 31))) === 0) return false;
     }
-    for (let r = this.runs.length - 1; r >= 0; r--) if (this.inRun(this.runs[r]!, hi, lo)) return true;
+    const c = this.cached(hi, lo);
+    if (c >= 0) {
+      if (this.width === 4) this.value.set(this.cache.subarray(4 * c + 2, 4 * c + 4));
+      return true;
+    }
+    for (let r = this.runs.length - 1; r >= 0; r--) {
+      if (!this.inRun(this.runs[r]!, hi, lo)) continue;
+      this.keep(hi, lo);
+      return true;
+    }
     return false;
   }
 
@@ -146,6 +164,25 @@ export class SeenRuns {
     this.runs = [];
     this.count = 0;
     if (this.made) rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  /** The cache entry that holds the key, or -1. */
+  private cached(hi: number, lo: number): number {
+    if (this.filled.length === 0) return -1;
+    const c = (hi ^ Math.imul(lo, 0x9e3779b1)) & (this.filled.length - 1);
+    const w = this.width;
+    return this.filled[c] === 1 && this.cache[w * c + HI] === hi && this.cache[w * c + LO] === lo ? c : -1;
+  }
+
+  /** Caches a record just found in a run (its value, with width 4, in {@link value}), in place of the one that had its entry. */
+  private keep(hi: number, lo: number): void {
+    if (this.filled.length === 0) return;
+    const c = (hi ^ Math.imul(lo, 0x9e3779b1)) & (this.filled.length - 1);
+    const w = this.width;
+    this.cache[w * c + HI] = hi;
+    this.cache[w * c + LO] = lo;
+    if (w === 4) this.cache.set(this.value, 4 * c + 2);
+    this.filled[c] = 1;
   }
 
   private remember(hi: number, lo: number): void {
@@ -272,8 +309,9 @@ class ChunkReader {
 
   /** Copies the current record into `into` at `at`. */
   copyTo(into: Uint32Array, at: number): void {
-    const w = this.width;
-    into.set(this.words.subarray(w * this.at, w * this.at + w), at);
+    // Word by word: a view a record (subarray) would allocate once for each of millions of records.
+    const w = this.width, from = w * this.at;
+    for (let i = 0; i < w; i++) into[at + i] = this.words[from + i]!;
   }
 
   /** Reads the next chunk; `done` when the run is over. */

@@ -10,6 +10,12 @@ export interface SeenSet {
 }
 
 const MAX_LOAD = 0.75;
+/**
+ * URLs found in the runs that a spilling seen-set keeps in memory (128 KiB): the links every page
+ * of a site repeats (its home page, its sections) and a page's link to itself or its parent cost a
+ * block read a run each time otherwise.
+ */
+const RUN_CACHE = 1 << 14;
 const SEED_HI = 0x9747b28c;
 const SEED_LO = 0x5bd1e995;
 
@@ -122,7 +128,7 @@ export interface SpillOptions {
 export function spillingSeenSet(options: SpillOptions): SpillingSeenSet {
   let slots = 16;
   while (16 * slots <= options.budgetBytes / 2) slots *= 2;
-  const runs = new SeenRuns(options.dir, options.budgetBytes / 4);
+  const runs = new SeenRuns(options.dir, options.budgetBytes / 4, 2, RUN_CACHE);
   return new FingerprintSet(Math.min(1 << 16, slots), options.canonical ?? ((url) => url), slots, runs);
 }
 

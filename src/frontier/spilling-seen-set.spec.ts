@@ -68,6 +68,28 @@ describe('spillingSeenSet', () => {
     await seen.close();
   }, 180_000);
 
+  it("answers a URL found in the runs again and again, as a site's home page is, exactly and from memory", async () => {
+    const seen = spillingSeenSet({ dir: join(dir, 'seen'), budgetBytes: 64 << 10 });
+    const home = Array.from({ length: 50 }, (_, h) => `http://h${h}.test/`);
+    for (const u of home) seen.add(u);
+    const added: string[] = [];
+    for (let round = 0; round < 20; round++) {
+      for (let i = 0; i < 3_000; i++) {
+        const url = randomUrl();
+        added.push(url);
+        seen.add(url);
+      }
+      // Every page links home: found in the runs, then kept; the URLs never added stay unseen beside them.
+      for (const u of home) expect(seen.add(u)).toBe(false);
+      for (let i = 0; i < 1_000; i++) expect(seen.has(randomUrl())).toBe(false);
+      await settle();
+    }
+    expect(seen.spilled).toBeGreaterThan(50_000);
+    expect(added.every((u) => seen.has(u)) && home.every((u) => seen.has(u))).toBe(true);
+    expect(seen.size).toBe(50 + 60_000);
+    await seen.close();
+  }, 180_000);
+
   it('starts afresh in a folder an earlier process left runs in', async () => {
     const first = spillingSeenSet({ dir: join(dir, 'seen'), budgetBytes: 64 << 10 });
     for (let i = 0; i < 20_000; i++) first.add(`http://a.test/${i}`);

@@ -20,6 +20,11 @@ describe('compileRules', () => {
     expect(compileRules(rules).decide(path)).toBe(decision);
   });
 
+  it('says when no rule disallows anything, so that no path need be read', () => {
+    expect([[], [allow('/')], [allow('/'), allow('/a$')], [allow('/'), disallow('/private')], [disallow('/x')]].map((r) => compileRules(r).allowsAll))
+      .toEqual([true, true, true, false, false]);
+  });
+
   it('matches patterns whose literal part is deeper than the trie', () => {
     const long = `/${'segment/'.repeat(20)}`;
     const rules = compileRules([disallow(long), allow(`${long}ok`), disallow(`${long}*.pdf$`), disallow('/segment/')]);

@@ -10,6 +10,8 @@ export interface RuleSpec {
 export interface RuleMatcher {
   /** Number of rules compiled. */
   readonly size: number;
+  /** No rule disallows anything: every path is allowed, without looking at it. */
+  readonly allowsAll: boolean;
   /** True (Allow) or false (Disallow) from the most specific matching rule; undefined if none. */
   decide(path: string): boolean | undefined;
 }
@@ -65,6 +67,7 @@ export function compileRules(specs: readonly RuleSpec[]): RuleMatcher {
   sortRules(root);
   return {
     size: specs.length,
+    allowsAll: specs.every((rule) => rule.allow),
     decide(path) {
       let best: CompiledRule | undefined;
       let node: TrieNode | undefined = root;

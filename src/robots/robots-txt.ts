@@ -62,7 +62,8 @@ export class RobotsTxt {
   isAllowed(url: string, userAgent: string): boolean {
     if (this.verdict !== undefined) return this.verdict;
     const rules = this.groupFor(userAgent)?.rules;
-    if (rules === undefined || rules.size === 0) return true;
+    // Nothing disallowed (no rule, or only Allow rules such as `Allow: /`): the path is not even read.
+    if (rules === undefined || rules.allowsAll) return true;
     const path = robotsPath(url);
     if (path === '/robots.txt' || path.startsWith('/robots.txt?')) return true;
     return rules.decide(path) ?? true;

@@ -1,6 +1,7 @@
-import { tap, type MonoTypeOperatorFunction } from 'rxjs';
+import type { MonoTypeOperatorFunction } from 'rxjs';
 import type { InLinkCounts } from '../frontier/in-link-counts.js';
 import type { Admissible } from './drop-when.js';
+import { stepOperator, type AdmissionStep } from './admission-step.js';
 
 /**
  * Counts each link found on a page (not seeds, redirects or a recrawl's known pages) towards its
@@ -11,8 +12,14 @@ import type { Admissible } from './drop-when.js';
  * pipe(followPolicy(policy, report), countInLinks(counts), dedup(seen, report))
  */
 export function countInLinks(counts: InLinkCounts): MonoTypeOperatorFunction<Admissible> {
-  return tap((a) => {
+  return stepOperator(countInLinksStep(counts));
+}
+
+/** {@link countInLinks} as an {@link AdmissionStep}: every link passes. */
+export function countInLinksStep(counts: InLinkCounts): AdmissionStep<Admissible, Admissible> {
+  return (a) => {
     const c = a.candidate;
     if (c.base !== undefined && c.redirects === undefined) counts.add(a.url);
-  });
+    return a;
+  };
 }

@@ -1,9 +1,10 @@
-import { filter, map, pipe, type OperatorFunction } from 'rxjs';
+import type { OperatorFunction } from 'rxjs';
 import type { CrawlRequest } from '../model/crawl-request.js';
 import type { SeenSet } from '../frontier/seen-set.js';
 import { hostKey } from '../url/url-parts.js';
 import type { Admissible } from './drop-when.js';
 import type { DropReport } from '../model/filter-reason.js';
+import { stepOperator, type AdmissionStep } from './admission-step.js';
 
 /**
  * Drops URLs already admitted and turns the rest into {@link CrawlRequest}s. The seen-set is passed
@@ -18,32 +19,34 @@ import type { DropReport } from '../model/filter-reason.js';
  * of(admissible, admissible).pipe(dedup(seen, report)) //=> one CrawlRequest, then 'duplicate' reported
  */
 export function dedup(seen: SeenSet, report: DropReport, started?: SeenSet, reconsider?: (a: Admissible) => boolean): OperatorFunction<Admissible, CrawlRequest> {
-  return pipe(
-    map((a: Admissible): CrawlRequest | undefined => {
-      const isNew = seen.add(a.url);
-      // `reconsider` first: it is cheaper than a look-up in `started`, and mostly says no.
-      if (!isNew && (reconsider === undefined ? started === undefined || started.has(a.url) : !reconsider(a) || started?.has(a.url) === true)) {
-        report('duplicate', a.url);
-        return undefined;
-      }
-      const c = a.candidate;
-      const req: CrawlRequest = {
-        url: a.url,
-        // Slices of another string keep all of it alive: the host of a URL object holds its href,
-        // and an href the parser found holds the whole page.
-        host: hostKey(a.url),
-        depth: c.depth,
-        originalUrl: detach(c.originalUrl ?? c.href),
-        redirects: c.redirects ?? 0,
-        attempt: 0,
-        ...(isNew ? {} : { again: true }),
-        ...(c.sitemap !== undefined ? { sitemap: c.sitemap } : {}),
-        ...(c.sitemapLastmod !== undefined ? { sitemapLastmod: c.sitemapLastmod } : {}),
-      };
-      return req;
-    }),
-    filter((r): r is CrawlRequest => r !== undefined),
-  );
+  return stepOperator(dedupStep(seen, report, started, reconsider));
+}
+
+/** {@link dedup} as an {@link AdmissionStep}. */
+export function dedupStep(seen: SeenSet, report: DropReport, started?: SeenSet, reconsider?: (a: Admissible) => boolean): AdmissionStep<Admissible, CrawlRequest> {
+  return (a) => {
+    const isNew = seen.add(a.url);
+    // `reconsider` first: it is cheaper than a look-up in `started`, and mostly says no.
+    if (!isNew && (reconsider === undefined ? started === undefined || started.has(a.url) : !reconsider(a) || started?.has(a.url) === true)) {
+      report('duplicate', a.url);
+      return undefined;
+    }
+    const c = a.candidate;
+    const req: CrawlRequest = {
+      url: a.url,
+      // Slices of another string keep all of it alive: the host of a URL object holds its href,
+      // and an href the parser found holds the whole page.
+      host: hostKey(a.url),
+      depth: c.depth,
+      originalUrl: detach(c.originalUrl ?? c.href),
+      redirects: c.redirects ?? 0,
+      attempt: 0,
+      ...(isNew ? {} : { again: true }),
+      ...(c.sitemap !== undefined ? { sitemap: c.sitemap } : {}),
+      ...(c.sitemapLastmod !== undefined ? { sitemapLastmod: c.sitemapLastmod } : {}),
+    };
+    return req;
+  };
 }
 
 /** A copy of `s` that shares no memory with the string it was cut from. */

@@ -1,5 +1,6 @@
 import type { MonoTypeOperatorFunction } from 'rxjs';
-import { dropWhen, type Admissible } from './drop-when.js';
+import { dropStep, type Admissible } from './drop-when.js';
+import { stepOperator, type AdmissionStep } from './admission-step.js';
 import { type DropReport } from '../model/filter-reason.js';
 import type { LinkPolicy } from '../url/link-policy.js';
 
@@ -11,7 +12,12 @@ import type { LinkPolicy } from '../url/link-policy.js';
  * of(admissible).pipe(followPolicy(policy, report)) //=> admissible, or nothing ('out-of-scope')
  */
 export function followPolicy(policy: LinkPolicy, report: DropReport): MonoTypeOperatorFunction<Admissible> {
-  return dropWhen<Admissible>(report, (a) => {
+  return stepOperator(followPolicyStep(policy, report));
+}
+
+/** {@link followPolicy} as an {@link AdmissionStep}. */
+export function followPolicyStep(policy: LinkPolicy, report: DropReport): AdmissionStep<Admissible, Admissible> {
+  return dropStep<Admissible>(report, (a) => {
     if (a.candidate.seed || a.candidate.vetted) return undefined;
     const reason = policy.check(a.candidate.href, a.url);
     // An accept list names the documents wanted; a sitemap is the list of links that leads to them.

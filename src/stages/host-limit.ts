@@ -1,6 +1,7 @@
 import type { MonoTypeOperatorFunction } from 'rxjs';
 import type { CrawlRequest } from '../model/crawl-request.js';
-import { dropWhen } from './drop-when.js';
+import { dropStep } from './drop-when.js';
+import { stepOperator, type AdmissionStep } from './admission-step.js';
 import { type DropReport } from '../model/filter-reason.js';
 
 /**
@@ -12,7 +13,12 @@ import { type DropReport } from '../model/filter-reason.js';
  * of(r1, r2).pipe(hostLimit(1, new Map(), report)) //=> r1 ('host-limit' reported for r2)
  */
 export function hostLimit(max: number, counts: Map<string, number>, report: DropReport): MonoTypeOperatorFunction<CrawlRequest> {
-  return dropWhen<CrawlRequest>(report, (req) => {
+  return stepOperator(hostLimitStep(max, counts, report));
+}
+
+/** {@link hostLimit} as an {@link AdmissionStep}. */
+export function hostLimitStep(max: number, counts: Map<string, number>, report: DropReport): AdmissionStep<CrawlRequest, CrawlRequest> {
+  return dropStep<CrawlRequest>(report, (req) => {
     // A sitemap is a list of the host's URLs, not one of its documents.
     if (max <= 0 || req.again || req.sitemap !== undefined) return undefined;
     const n = counts.get(req.host) ?? 0;

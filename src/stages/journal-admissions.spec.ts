@@ -22,7 +22,16 @@ describe('journalAdmissions', () => {
     await lastValueFrom(of(req('http://h/a', { level: 1 }), req('http://h/a', { level: 1, again: true }), req('http://h/a', { level: 3, again: true }), req('http://h/b', { again: true })).pipe(journalAdmissions(journal)));
     await journal.close();
     const lines = (await readFile(path, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as unknown[]);
-    expect(lines).toEqual([['a', 'http://h/a', 1, 'http://h/a', 0, null, 1], ['l', 'http://h/a', 3]]);
+    expect(lines).toEqual([['a', 'http://h/a', 1, null, 0, null, 1], ['l', 'http://h/a', 3]]);
+  });
+
+  it('writes the original URL only when it differs from the URL (null stands for the URL itself)', async () => {
+    const path = join(dir, 'journal.jsonl');
+    const journal = await JournalWriter.open(path);
+    await lastValueFrom(of(req('http://h/a'), req('http://h/b', { originalUrl: 'b?#x' }), req('http://h/c', { sitemap: 1 })).pipe(journalAdmissions(journal)));
+    await journal.close();
+    const lines = (await readFile(path, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as unknown[]);
+    expect(lines).toEqual([['a', 'http://h/a', 1, null, 0], ['a', 'http://h/b', 1, 'b?#x', 0], ['a', 'http://h/c', 1, null, 0, { sitemap: 1 }]]);
   });
 
   it('journals of a URL found again by depth-first only a level that rose', async () => {

@@ -31,6 +31,21 @@ describe('passOutcomes', () => {
     expect(await firstValueFrom(of(fetched).pipe(passOutcomes((f: Fetched) => f)))).toBe(fetched);
   });
 
+  it('emits results as they settle, completes once every one has, and ends with the error of a work that throws or rejects', async () => {
+    const later = { ...fetched, req: { ...req, url: 'http://a.test/later' } };
+    let release: (value: Fetched) => void = () => undefined;
+    const slow = new Promise<Fetched>((resolve) => (release = resolve));
+    const stage = passOutcomes((f: Fetched): Fetched | Promise<Fetched> => (f === later ? slow : f));
+    const done = lastValueFrom(from<Fetched[]>([later, fetched]).pipe(stage, toArray()));
+    release(later);
+    expect(await done).toEqual([fetched, later]);
+    const thrown = passOutcomes((): Fetched => {
+      throw new Error('thrown');
+    });
+    await expect(lastValueFrom(of(fetched).pipe(thrown))).rejects.toThrow('thrown');
+    await expect(lastValueFrom(of(fetched).pipe(passOutcomes(() => Promise.reject(new Error('rejected')))))).rejects.toThrow('rejected');
+  });
+
   it('types the unit so that the compiler rejects its stages in the wrong order', () => {
     const robots = new RobotsCache({ fetch: () => Promise.resolve(response), userAgent: 'tarantula/1.0', ttlMs: 1 });
     const politeness = new Politeness({ delayFactor: 0, minDelayMs: 0, maxDelayMs: 0, crawlDelayMs: () => 0 });

@@ -1,4 +1,4 @@
-import { from, mergeMap, of, type Observable, type OperatorFunction } from 'rxjs';
+import { Observable, type OperatorFunction } from 'rxjs';
 import { isOutcome, type InProgress, type Outcome } from '../model/outcome.js';
 
 /**
@@ -16,9 +16,37 @@ import { isOutcome, type InProgress, type Outcome } from '../model/outcome.js';
 export function passOutcomes<In extends InProgress, Out extends InProgress | Outcome>(
   work: (value: In) => Out | Promise<Out>,
 ): OperatorFunction<In | Outcome, Out | Outcome> {
-  return mergeMap((value): Observable<Out | Outcome> => {
-    if (isOutcome(value)) return of(value);
-    const result = work(value);
-    return result instanceof Promise ? from(result) : of(result);
-  });
+  // mergeMap's semantics (results in the order they settle; complete once the source has and every
+  // promise settled; an error, thrown or rejected, ends it) without an inner Observable and its
+  // subscription for each value: a unit runs several of these stages for every request.
+  return (source) =>
+    new Observable<Out | Outcome>((subscriber) => {
+      let pending = 0;
+      let ended = false;
+      const settled = (out: Out): void => {
+        if (subscriber.closed) return;
+        subscriber.next(out);
+        if (--pending === 0 && ended) subscriber.complete();
+      };
+      const failed = (err: unknown): void => subscriber.error(err);
+      return source.subscribe({
+        next: (value) => {
+          if (isOutcome(value)) return subscriber.next(value);
+          let result: Out | Promise<Out>;
+          try {
+            result = work(value);
+          } catch (err) {
+            return subscriber.error(err);
+          }
+          if (!(result instanceof Promise)) return subscriber.next(result);
+          pending++;
+          result.then(settled, failed);
+        },
+        error: failed,
+        complete: () => {
+          ended = true;
+          if (pending === 0) subscriber.complete();
+        },
+      });
+    });
 }

@@ -1,7 +1,8 @@
-import { map, type OperatorFunction } from 'rxjs';
+import type { OperatorFunction } from 'rxjs';
 import type { CrawlRequest } from '../model/crawl-request.js';
 import type { PrioritizedRequest, Prioritizer, PriorityContext } from '../frontier/prioritizer.js';
 import type { Admissible } from './drop-when.js';
+import { stepOperator, type AdmissionStep } from './admission-step.js';
 
 /**
  * Gives each admitted request its priority level (SPEC §10), which picks its front queue in its
@@ -11,7 +12,12 @@ import type { Admissible } from './drop-when.js';
  * pipe(dedup(seen, report, started, levelRose(prioritizer, ctx)), prioritize(prioritizer, ctx))
  */
 export function prioritize(prioritizer: Prioritizer, ctx: PriorityContext): OperatorFunction<CrawlRequest, CrawlRequest> {
-  return map((req) => ({ ...req, level: levelIn(prioritizer(req, ctx), ctx.levels) }));
+  return stepOperator(prioritizeStep(prioritizer, ctx));
+}
+
+/** {@link prioritize} as an {@link AdmissionStep}: every request passes, with its level. */
+export function prioritizeStep(prioritizer: Prioritizer, ctx: PriorityContext): AdmissionStep<CrawlRequest, CrawlRequest> {
+  return (req) => ({ ...req, level: levelIn(prioritizer(req, ctx), ctx.levels) });
 }
 
 /**

@@ -2,7 +2,8 @@ import type { MonoTypeOperatorFunction } from 'rxjs';
 import type { ResolveEntry } from '../model/config.js';
 import { literalAddress, type AddressGuard } from '../fetch/address-guard.js';
 import { hostKey, urlParts } from '../url/url-parts.js';
-import { dropWhen, type Admissible } from './drop-when.js';
+import { dropStep, type Admissible } from './drop-when.js';
+import { stepOperator, type AdmissionStep } from './admission-step.js';
 import { type DropReport } from '../model/filter-reason.js';
 
 /**
@@ -16,8 +17,13 @@ import { type DropReport } from '../model/filter-reason.js';
  * of(admissible('http://169.254.169.254/latest/meta-data/')).pipe(refusePrivateHosts(guard, [], report)) //=> (dropped: private-address)
  */
 export function refusePrivateHosts(guard: AddressGuard, resolve: readonly ResolveEntry[], report: DropReport): MonoTypeOperatorFunction<Admissible> {
+  return stepOperator(refusePrivateHostsStep(guard, resolve, report));
+}
+
+/** {@link refusePrivateHosts} as an {@link AdmissionStep}. */
+export function refusePrivateHostsStep(guard: AddressGuard, resolve: readonly ResolveEntry[], report: DropReport): AdmissionStep<Admissible, Admissible> {
   const pinned = new Set(resolve.map((r) => `${r.host}:${r.port}`));
-  return dropWhen<Admissible>(report, (a) => {
+  return dropStep<Admissible>(report, (a) => {
     // An address starts with a digit or `[`: links to names that start with a letter stop here, unparsed.
     const first = hostKey(a.url).charCodeAt(0);
     if (first !== 0x5b && !(first >= 0x30 && first <= 0x39)) return undefined;

@@ -1,9 +1,10 @@
-import { filter, type MonoTypeOperatorFunction } from 'rxjs';
+import type { MonoTypeOperatorFunction } from 'rxjs';
 import type { CrawlRequest } from '../model/crawl-request.js';
 import type { RobotsCache, RobotsVerdict } from '../robots/robots-cache.js';
 import type { FilterReason } from '../model/filter-reason.js';
 import { originOf } from '../url/url-parts.js';
 import type { DropReport } from '../model/filter-reason.js';
+import { stepOperator, type AdmissionStep } from './admission-step.js';
 
 /**
  * Drops, during admission, URLs that an already cached robots.txt disallows, so they never take a
@@ -14,17 +15,22 @@ import type { DropReport } from '../model/filter-reason.js';
  * of(req).pipe(robotsAllowed(robots, 'tarantula/1', report)) //=> req, or nothing ('robots')
  */
 export function robotsAllowed(robots: RobotsCache, userAgent: string, report: DropReport): MonoTypeOperatorFunction<CrawlRequest> {
-  return filter((req) => {
+  return stepOperator(robotsAllowedStep(robots, userAgent, report));
+}
+
+/** {@link robotsAllowed} as an {@link AdmissionStep}. */
+export function robotsAllowedStep(robots: RobotsCache, userAgent: string, report: DropReport): AdmissionStep<CrawlRequest, CrawlRequest> {
+  return (req) => {
     const verdict = robots.peek(originOf(req.url));
-    if (verdict === undefined) return true;
+    if (verdict === undefined) return req;
     if (verdict.state === 'unavailable') {
       report(unavailableReason(verdict), req.url);
-      return false;
+      return undefined;
     }
-    if (verdict.rules.isAllowed(req.url, userAgent)) return true;
+    if (verdict.rules.isAllowed(req.url, userAgent)) return req;
     report('robots', req.url);
-    return false;
-  });
+    return undefined;
+  };
 }
 
 /** Why an origin whose robots.txt could not be had is dropped: the SSRF guard refused it, or it failed. */

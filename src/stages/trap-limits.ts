@@ -1,7 +1,8 @@
 import type { MonoTypeOperatorFunction } from 'rxjs';
 import { exceedsPathRepetition, exceedsUrlLength } from '../url/trap-filters.js';
 import { pathnameOf } from '../url/url-parts.js';
-import { dropWhen, type Admissible } from './drop-when.js';
+import { dropStep, type Admissible } from './drop-when.js';
+import { stepOperator, type AdmissionStep } from './admission-step.js';
 import { type DropReport } from '../model/filter-reason.js';
 
 /** The crawler-trap limits of the configuration that {@link trapLimits} applies. */
@@ -22,7 +23,12 @@ export interface TrapLimits {
  * of(admissible).pipe(trapLimits({ maxUrlLength: 2048, maxPathRepetition: 3, maxDepth: 20 }, report))
  */
 export function trapLimits(limits: TrapLimits, report: DropReport): MonoTypeOperatorFunction<Admissible> {
-  return dropWhen<Admissible>(report, (a) => {
+  return stepOperator(trapLimitsStep(limits, report));
+}
+
+/** {@link trapLimits} as an {@link AdmissionStep}. */
+export function trapLimitsStep(limits: TrapLimits, report: DropReport): AdmissionStep<Admissible, Admissible> {
+  return dropStep<Admissible>(report, (a) => {
     if (limits.maxDepth > 0 && a.candidate.depth > limits.maxDepth) return 'too-deep';
     if (exceedsUrlLength(a.url, limits.maxUrlLength)) return 'too-long';
     if (limits.maxPathRepetition > 0 && exceedsPathRepetition({ pathname: pathnameOf(a.url) }, limits.maxPathRepetition)) return 'path-repetition';

@@ -51,6 +51,16 @@ describe('openCrawlState', () => {
     await state.journal.close();
   });
 
+  it('reads an original URL written as null as the URL itself, and one written out as written', async () => {
+    const first = await openCrawlState(repo, fingerprintSet());
+    first.journal.append(['a', 'http://h/1', 1, null, 0, null, 2]);
+    first.journal.append(['a', 'http://h/2', 1, '2#top', 0]);
+    await first.journal.close();
+    const state = await openCrawlState(repo, fingerprintSet());
+    expect((await pendingOf(state)).map((r) => [r.url, r.originalUrl, r.level ?? 1])).toEqual([['http://h/1', 'http://h/1', 2], ['http://h/2', '2#top', 1]]);
+    await state.journal.close();
+  });
+
   it('resumes: admitted but unfinished URLs are pending, lost links are admitted again, a torn line is skipped', async () => {
     const first = await openCrawlState(repo, fingerprintSet());
     first.journal.append(['a', 'http://h/', 0, 'http://h/', 0]);

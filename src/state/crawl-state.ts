@@ -223,7 +223,7 @@ export async function openCrawlState(repository: string, seen: SeenSet, started?
 function admitted(e: Extract<JournalEvent, readonly ['a', ...unknown[]]>): CrawlRequest {
   const [, url, depth, originalUrl, redirects, sitemap, level] = e;
   return {
-    url, host: hostKey(url), depth, originalUrl, redirects, attempt: 0,
+    url, host: hostKey(url), depth, originalUrl: originalUrl ?? url, redirects, attempt: 0,
     ...(sitemap?.sitemap !== undefined ? { sitemap: sitemap.sitemap } : {}),
     ...(sitemap?.lastmod !== undefined ? { sitemapLastmod: sitemap.lastmod } : {}),
     ...(level !== undefined ? { level } : {}),

@@ -8,8 +8,11 @@ import type { Outcome } from '../model/outcome.js';
 export type JournalEvent =
   /** The crawl (or a resumed run of it) started. */
   | readonly ['start', string]
-  /** A URL was admitted into the frontier; with priority levels, the level it was given (after a sitemap's details or null). */
-  | readonly ['a', url: string, depth: number, originalUrl: string, redirects: number, sitemap?: { readonly sitemap?: number; readonly lastmod?: string } | null, level?: number]
+  /**
+   * A URL was admitted into the frontier; with priority levels, the level it was given (after a
+   * sitemap's details or null). The original URL is null when it is the URL itself.
+   */
+  | readonly ['a', url: string, depth: number, originalUrl: string | null, redirects: number, sitemap?: { readonly sitemap?: number; readonly lastmod?: string } | null, level?: number]
   /**
    * A document was fetched: its record and Content-Type, kept for recrawl, and whether it is in the
    * index (false: noindex). Earlier journals wrote `null` for a noindex record and nothing after the

@@ -1,7 +1,10 @@
-import { normalizeUrl, type NormalizeOptions } from './normalize-url.js';
+import { normalizeUrl, quickNormalize, type NormalizeOptions } from './normalize-url.js';
 
 /** Remembered answers; the cache starts over when it is full, which costs one miss per link. */
 const DEFAULT_SIZE = 8192;
+
+/** Remembered for a link that is no crawlable URL: a look-up that finds nothing is a miss. */
+const NOT_HTTP = '';
 
 const SCHEME_AUTHORITY = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//;
 
@@ -37,11 +40,13 @@ const isPathStart = (c: number): boolean =>
   (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x2e || c === 0x5f || c === 0x2d || c === 0x7e || c === 0x25;
 
 /**
- * {@link normalizeUrl} for the links of many pages of one site, remembering recent answers: the
- * navigation links of a site repeat on every page, and URL parsing is most of what a link costs. A
- * link is remembered under the part of the base its resolution depends on — nothing for an absolute
- * URL, the origin for an absolute path, the folder for a relative path; any other href (`?q`, `#x`,
- * `//host`, odd whitespace) is resolved afresh. `opts` are fixed for the cache's life.
+ * `normalizeUrl` for the links of many pages of one site, remembering recent answers: the
+ * navigation links of a site repeat on every page, and resolving a relative link costs a join and
+ * a scan even when no parse is needed. A link is remembered under the part of the base its
+ * resolution depends on — nothing for an absolute URL, the origin for an absolute path, the folder
+ * for a relative path; any other href (`?q`, `#x`, `//host`, odd whitespace) is resolved afresh. An
+ * absolute URL the parser would give back as written is answered by a scan (`quickNormalize`), which
+ * costs less than the look-up. `opts` are fixed for the cache's life.
  *
  * @example
  * const resolve = cachedNormalizer();
@@ -49,14 +54,20 @@ const isPathStart = (c: number): boolean =>
  * resolve('../b.html', 'http://a.test/x/z.html') //=> 'http://a.test/b.html' (remembered)
  */
 export function cachedNormalizer(opts?: NormalizeOptions, size = DEFAULT_SIZE): (href: string, base: string) => string | undefined {
-  const memory = new Map<string, string | undefined>();
+  const memory = new Map<string, string>();
   return (href, base) => {
+    if (SCHEME_AUTHORITY.test(href)) {
+      // An absolute URL needs no join to its base: the scan answers a plain one for less than a look-up.
+      const quick = quickNormalize(href, base, opts);
+      if (quick !== null) return quick;
+    }
     const key = keyOf(href, base);
     if (key === undefined) return normalizeUrl(href, base, opts);
-    if (memory.has(key)) return memory.get(key);
+    const known = memory.get(key);
+    if (known !== undefined) return known === NOT_HTTP ? undefined : known;
     const url = normalizeUrl(href, base, opts);
     if (memory.size >= size) memory.clear();
-    memory.set(key, url);
+    memory.set(key, url ?? NOT_HTTP);
     return url;
   };
 }

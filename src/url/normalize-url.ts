@@ -1,5 +1,6 @@
 import { normalizePercentEscapes } from './percent-escapes.js';
 import { rewriteQuery, stripPathSessionIds } from './query-params.js';
+import { plainHref } from './plain-href.js';
 
 /** The optional normalizations of SPEC §4. Each is off by default. */
 export interface NormalizeOptions {
@@ -67,9 +68,34 @@ function isHttp(url: URL): boolean {
  * //=> 'https://example.com/b?id=2'
  */
 export function normalizeUrl(href: string, base?: string | URL, opts?: NormalizeOptions): string | undefined {
+  const quick = quickNormalize(href, base, opts);
+  return quick !== null ? quick : parsedNormalize(href, base, opts);
+}
+
+/**
+ * {@link normalizeUrl} for the links the parser would give back as written ({@link plainHref}),
+ * without the parse; null when only the parser can say. The answer shares no memory with `href`,
+ * a slice of its page's text as the scanner found it: a URL kept for later would keep the page.
+ */
+export function quickNormalize(href: string, base?: string | URL, opts?: NormalizeOptions): string | undefined | null {
+  if (isBlank(href)) return undefined;
+  if (typeof base === 'object' || opts?.stripWww === true) return null;
+  const plain = plainHref(href, base);
+  if (plain === undefined) return null;
+  if (plain === false) return undefined;
+  // Concatenated, then sliced: V8 copies a concatenation into one new string before slicing it.
+  return finish((' ' + plain).slice(1), undefined, opts);
+}
+
+/** {@link normalizeUrl} by way of the parser, for any link. */
+export function parsedNormalize(href: string, base?: string | URL, opts?: NormalizeOptions): string | undefined {
   const url = parse(href, base);
   if (url === null || !isHttp(url)) return undefined;
-  let s = url.href;
+  return finish(url.href, url, opts);
+}
+
+/** SPEC §4 on top of the parser's serialization `s`: no fragment, no empty query, escapes normalized, then the options (`url` is `s` parsed, needed for `stripWww`). */
+function finish(s: string, url: URL | undefined, opts: NormalizeOptions | undefined): string {
   // In a serialized http(s) URL, `#` and `?` are escaped everywhere else, so the first of each is the delimiter.
   const hash = s.indexOf('#');
   if (hash >= 0) s = s.slice(0, hash);
@@ -90,8 +116,8 @@ export function rejectionOf(href: string, base?: string | URL): UrlRejection {
   return url === null || isHttp(url) ? 'invalid-url' : 'unsupported-scheme';
 }
 
-function applyOptions(s: string, url: URL, opts: NormalizeOptions): string {
-  if (opts.stripWww === true) s = stripWww(s, url);
+function applyOptions(s: string, url: URL | undefined, opts: NormalizeOptions): string {
+  if (opts.stripWww === true && url !== undefined) s = stripWww(s, url);
   if (opts.sortQuery !== true && opts.stripTracking !== true) return s;
   const q = s.indexOf('?');
   let head = q < 0 ? s : s.slice(0, q);

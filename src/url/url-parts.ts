@@ -55,8 +55,18 @@ export function pathnameOf(normalized: string): string {
  * urlParts('http://[::1]:81/a?q'); //=> { hostname: '[::1]', origin: 'http://[::1]:81', pathname: '/a' }
  */
 export function urlParts(normalized: string): { readonly hostname: string; readonly origin: string; readonly pathname: string } {
-  const host = hostKey(normalized);
-  const colon = host.lastIndexOf(':');
-  const hostname = colon > host.lastIndexOf(']') ? host.slice(0, colon) : host;
-  return { hostname, origin: originOf(normalized), pathname: pathnameOf(normalized) };
+  // Bounds found once, and each part one slice where it can be: a scope checks every link this way.
+  const afterScheme = normalized.indexOf('//') + 2;
+  let end = normalized.indexOf('/', afterScheme);
+  if (end < 0) end = normalized.length;
+  const at = normalized.lastIndexOf('@', end);
+  const start = at >= afterScheme ? at + 1 : afterScheme;
+  const colon = normalized.lastIndexOf(':', end);
+  const hostEnd = colon > start && colon > normalized.lastIndexOf(']', end) ? colon : end;
+  const q = normalized.indexOf('?', end);
+  return {
+    hostname: normalized.slice(start, hostEnd),
+    origin: start === afterScheme ? normalized.slice(0, end) : normalized.slice(0, afterScheme) + normalized.slice(start, end),
+    pathname: normalized.slice(end, q < 0 ? normalized.length : q) || '/',
+  };
 }

@@ -4,6 +4,7 @@ import { packagePath } from '../config/package-root.js';
 import { noRoom } from '../store/no-room.js';
 import { documentHandler } from './document-handler.js';
 import type { DocumentJob, DocumentResult, WorkerSetup } from './document-job.js';
+import { fromWire, type WireResult } from './result-wire.js';
 
 /**
  * The worker's young generation. Unbounded, V8 grows it to 48 MB under the worker's allocation rate
@@ -85,9 +86,10 @@ export class DocumentPool {
     slot.worker = worker;
     slot.ready = false;
     slot.seedsSent = 0; // a new worker starts from the setup's seeds
-    worker.on('message', (result: DocumentResult | null) => {
+    worker.on('message', (wire: WireResult | null) => {
       slot.ready = true;
-      if (result === null) return;
+      if (wire === null) return;
+      const result = fromWire(wire);
       const done = slot.waiting.get(result.id);
       slot.waiting.delete(result.id);
       if ('error' in result) this.check(result);

@@ -1,6 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { documentHandler } from './document-handler.js';
 import type { DocumentJob, WorkerSetup } from './document-job.js';
+import { toWire } from './result-wire.js';
 
 // A worker thread of the document pool: describes documents (decode, parse, links) and writes them
 // into the mirror, so the main thread only fetches and schedules.
@@ -13,7 +14,7 @@ let draining = false;
 
 async function drain(): Promise<void> {
   draining = true;
-  for (let job = queue.shift(); job !== undefined; job = queue.shift()) parentPort!.postMessage(await handle(job));
+  for (let job = queue.shift(); job !== undefined; job = queue.shift()) parentPort!.postMessage(toWire(await handle(job)));
   draining = false;
 }
 
