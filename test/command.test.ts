@@ -15,7 +15,7 @@ import { tempDir } from './support/temp-dir.js';
 const REPORT = '--import=data:text/javascript,process.stdout.write(JSON.stringify({pid:process.pid,malloc:process.env.MALLOC_MMAP_THRESHOLD_||null,semi:process.execArgv.filter(a=>a.startsWith("--max-semi"))})+"\\n")';
 
 /** The young generation's cap that bin/tarantula gives node. */
-const SEMI_FLAG = '--max-semi-space-size=4';
+const SEMI_FLAG = '--max-semi-space-size=8';
 
 /** The environment of the tests without any malloc setting of the machine's own. */
 function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
