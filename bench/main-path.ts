@@ -121,7 +121,7 @@ async function admissionPart(): Promise<number> {
     stages.prioritizeStep(frontier.defaultPrioritizer, priority),
     stages.hostLimitStep(0, new Map(), report),
     stages.robotsAllowedStep(robotsCache, 'tarantula/1.0', report),
-  ].reduce(steps.andThen)) : pipe(
+  ].reduce((f, g) => steps.andThen(f, g))) : pipe(
     stages.normalizeLinks(report),
     stages.trapLimits({ maxUrlLength: 2048, maxPathRepetition: 3, maxDepth: 0 }, report),
     stages.refusePrivateHosts(guard, [], report),

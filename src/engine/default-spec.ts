@@ -124,13 +124,10 @@ export function defaultAdmit(ctx: CrawlContext, prioritizer: Prioritizer = defau
   // What a link is, then whether it is new, each a chain of steps run as one operator: a crawl finds
   // hundreds of thousands of links, most of them dropped as seen, and an RxJS stage for each check
   // took a fifth of admission's CPU. A user's stages go between the chains; without them, one chain.
-  const vetted = andThen(
-    andThen(andThen(normalizeLinksStep(a.report), trapLimitsStep(c, a.report)), refusePrivateHostsStep(a.guard, c.resolve, a.report)),
-    followPolicyStep(a.policy, a.report),
-  );
+  const vetted = andThen(normalizeLinksStep(a.report), trapLimitsStep(c, a.report), refusePrivateHostsStep(a.guard, c.resolve, a.report), followPolicyStep(a.policy, a.report));
   const seen = dedupStep(a.seen, a.report, a.started, reconsider);
-  const known = levels ? andThen(andThen(countInLinksStep(a.inLinks), seen), prioritizeStep(prioritizer, a.priority)) : seen;
-  const fresh = andThen(andThen(known, hostLimitStep(c.maxPagesPerHost, a.hostCounts, a.report)), robotsAllowedStep(ctx.hosts.robots, c.userAgent, a.report));
+  const known = levels ? andThen(countInLinksStep(a.inLinks), seen, prioritizeStep(prioritizer, a.priority)) : seen;
+  const fresh = andThen(known, hostLimitStep(c.maxPagesPerHost, a.hostCounts, a.report), robotsAllowedStep(ctx.hosts.robots, c.userAgent, a.report));
   const checks = (stages.afterFilters?.length ?? 0) === 0 ? stepOperator(andThen(vetted, fresh)) : pipe(stepOperator(vetted), chain(stages.afterFilters), stepOperator(fresh));
   return pipe(checks, chain(stages.beforeQueue), journalAdmissions(ctx.state.journal, rose));
 }

@@ -14,6 +14,11 @@ describe('andThen', () => {
     expect([both(2), both(3), both(-2)]).toEqual(['even 2', undefined, undefined]);
     expect(seen).toEqual([2, 3]);
   });
+
+  it('runs more steps in order, stopping at the first that drops', () => {
+    const three = andThen(positive, (n: number) => n - 1, (n: number) => (n > 0 ? `${n} left` : undefined));
+    expect([three(3), three(1), three(-1)]).toEqual(['2 left', undefined, undefined]);
+  });
 });
 
 describe('stepOperator', () => {

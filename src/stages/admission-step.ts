@@ -9,15 +9,23 @@ import { Observable, type OperatorFunction } from 'rxjs';
 export type AdmissionStep<In, Out> = (value: In) => Out | undefined;
 
 /**
- * `first`, then `second` on what it passed on.
+ * The steps one after the other, each on what the one before passed on; a step that drops a value
+ * ends its run.
  *
  * @example
  * andThen((n: number) => (n > 0 ? n : undefined), (n) => String(n))(2) //=> '2'
  */
-export function andThen<A, B, C>(first: AdmissionStep<A, B>, second: AdmissionStep<B, C>): AdmissionStep<A, C> {
+export function andThen<A, B, C>(first: AdmissionStep<A, B>, second: AdmissionStep<B, C>): AdmissionStep<A, C>;
+export function andThen<A, B, C, D>(a: AdmissionStep<A, B>, b: AdmissionStep<B, C>, c: AdmissionStep<C, D>): AdmissionStep<A, D>;
+export function andThen<A, B, C, D, E>(a: AdmissionStep<A, B>, b: AdmissionStep<B, C>, c: AdmissionStep<C, D>, d: AdmissionStep<D, E>): AdmissionStep<A, E>;
+export function andThen(...steps: AdmissionStep<unknown, unknown>[]): AdmissionStep<unknown, unknown> {
   return (value) => {
-    const passed = first(value);
-    return passed === undefined ? undefined : second(passed);
+    let passed: unknown = value;
+    for (const step of steps) {
+      passed = step(passed);
+      if (passed === undefined) return undefined;
+    }
+    return passed;
   };
 }
 
