@@ -117,8 +117,10 @@ async function admissionPart(): Promise<number> {
     stages.refusePrivateHostsStep(guard, [], report),
     stages.followPolicyStep(policy, report),
     stages.countInLinksStep(inLinks),
-    stages.dedupStep(frontier.fingerprintSet(), report, started, levelRose),
-    stages.prioritizeStep(frontier.defaultPrioritizer, priority),
+    // Builds with levelOf give each request its level as dedup makes it, as defaultAdmit does.
+    ...(stages.levelOf
+      ? [stages.dedupStep(frontier.fingerprintSet(), report, started, levelRose, stages.levelOf(frontier.defaultPrioritizer, priority))]
+      : [stages.dedupStep(frontier.fingerprintSet(), report, started, levelRose), stages.prioritizeStep(frontier.defaultPrioritizer, priority)]),
     stages.hostLimitStep(0, new Map(), report),
     stages.robotsAllowedStep(robotsCache, 'tarantula/1.0', report),
   ].reduce((f, g) => steps.andThen(f, g))) : pipe(

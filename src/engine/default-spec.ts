@@ -4,7 +4,7 @@ import { andThen, stepOperator } from '../stages/admission-step.js';
 import { countInLinksStep } from '../stages/count-in-links.js';
 import { dedupStep } from '../stages/dedup.js';
 import { defaultPrioritizer, type Prioritizer } from '../frontier/prioritizer.js';
-import { levelRose, prioritizeStep, requestLevelRose } from '../stages/prioritize.js';
+import { levelOf, levelRose, requestLevelRose } from '../stages/prioritize.js';
 import type { FetchResponse, Validators } from '../model/fetch-response.js';
 import { warcDate } from '../archive/warc-date.js';
 import { fetchPage } from '../stages/fetch-page.js';
@@ -125,8 +125,8 @@ export function defaultAdmit(ctx: CrawlContext, prioritizer: Prioritizer = defau
   // hundreds of thousands of links, most of them dropped as seen, and an RxJS stage for each check
   // took a fifth of admission's CPU. A user's stages go between the chains; without them, one chain.
   const vetted = andThen(normalizeLinksStep(a.report), trapLimitsStep(c, a.report), refusePrivateHostsStep(a.guard, c.resolve, a.report), followPolicyStep(a.policy, a.report));
-  const seen = dedupStep(a.seen, a.report, a.started, reconsider);
-  const known = levels ? andThen(countInLinksStep(a.inLinks), seen, prioritizeStep(prioritizer, a.priority)) : seen;
+  const seen = dedupStep(a.seen, a.report, a.started, reconsider, levels ? levelOf(prioritizer, a.priority) : undefined);
+  const known = levels ? andThen(countInLinksStep(a.inLinks), seen) : seen;
   const fresh = andThen(known, hostLimitStep(c.maxPagesPerHost, a.hostCounts, a.report), robotsAllowedStep(ctx.hosts.robots, c.userAgent, a.report));
   const checks = (stages.afterFilters?.length ?? 0) === 0 ? stepOperator(andThen(vetted, fresh)) : pipe(stepOperator(vetted), chain(stages.afterFilters), stepOperator(fresh));
   return pipe(checks, chain(stages.beforeQueue), journalAdmissions(ctx.state.journal, rose));

@@ -1,4 +1,4 @@
-import { murmur } from './seen-set.js';
+import { fingerprintHi } from './seen-set.js';
 
 const ROWS = 4;
 const ROW_BITS = 18;
@@ -35,7 +35,7 @@ export function inLinkCounts(): InLinkCounts {
   const locate = (url: string): void => {
     if (url === located) return;
     located = url;
-    const h1 = murmur(url, 0x9747b28c);
+    const h1 = fingerprintHi(url);
     // The second hash from the first by one more multiply-xorshift: independent enough for the rows, half the cost.
     let h2 = Math.imul(h1 ^ (h1 >>> 15), 0x2c1b3c6d);
     h2 = (h2 ^ (h2 >>> 12)) | 1;

@@ -4,8 +4,8 @@ import type { Writable } from 'node:stream';
 
 /** Where an {@link IndexWriter} puts its text: a file or a stream. */
 export interface IndexSink {
-  /** Writes `text` whole; resolves when the sink can take more. */
-  write(text: string): Promise<void>;
+  /** Writes `bytes` whole; resolves when the sink can take more, and is done with them. */
+  write(bytes: Buffer): Promise<void>;
   /**
    * Resolves once everything written has reached the OS (files: fsync). In atomic mode `commit`
    * renames `FILE.tmp` over FILE; without it `FILE.tmp` stays for an interrupted crawl to continue.
@@ -32,8 +32,7 @@ export async function openFileSink(path: string, mode: IndexFileMode): Promise<{
 
 function fileSink(fh: FileHandle, move: { from: string; to: string } | undefined): IndexSink {
   return {
-    async write(text) {
-      const bytes = Buffer.from(text, 'utf8');
+    async write(bytes) {
       for (let done = 0; done < bytes.length; ) done += (await fh.write(bytes, done)).bytesWritten;
     },
     async finish(commit) {
@@ -98,7 +97,7 @@ async function trimTornTail(path: string): Promise<number> {
 export function streamSink(stream: Writable): IndexSink {
   let last: Promise<Error | null | undefined> = Promise.resolve(undefined);
   return {
-    async write(text) {
+    async write(bytes) {
       let flushed!: (err: Error | null | undefined) => void;
       last = new Promise((resolve) => (flushed = resolve));
       if (stream.destroyed) {
@@ -106,7 +105,8 @@ export function streamSink(stream: Writable): IndexSink {
         flushed(err);
         throw err;
       }
-      if (!stream.write(text, flushed)) await drained(stream);
+      // A stream may hold on to what it was given past this write: it gets a copy, the batch's buffer is reused.
+      if (!stream.write(Buffer.from(bytes), flushed)) await drained(stream);
     },
     async finish() {
       const err = await last;

@@ -1,6 +1,7 @@
 import type { OperatorFunction } from 'rxjs';
 import type { CrawlRequest } from '../model/crawl-request.js';
 import type { SeenSet } from '../frontier/seen-set.js';
+import type { PrioritizedRequest } from '../frontier/prioritizer.js';
 import { hostKey } from '../url/url-parts.js';
 import type { Admissible } from './drop-when.js';
 import type { DropReport } from '../model/filter-reason.js';
@@ -22,32 +23,47 @@ export function dedup(seen: SeenSet, report: DropReport, started?: SeenSet, reco
   return stepOperator(dedupStep(seen, report, started, reconsider));
 }
 
-/** {@link dedup} as an {@link AdmissionStep}. */
-export function dedupStep(seen: SeenSet, report: DropReport, started?: SeenSet, reconsider?: (a: Admissible) => boolean): AdmissionStep<Admissible, CrawlRequest> {
+/**
+ * {@link dedup} as an {@link AdmissionStep}. Given `levelOf` (the default admission's prioritizer),
+ * each request is made with its level: a broad crawl admits fifteen new URLs a page, and copying
+ * each request again to add its level was a tenth of the admission's cost.
+ */
+export function dedupStep(
+  seen: SeenSet,
+  report: DropReport,
+  started?: SeenSet,
+  reconsider?: (a: Admissible) => boolean,
+  levelOf?: (req: PrioritizedRequest) => number,
+): AdmissionStep<Admissible, CrawlRequest> {
   return (a) => {
-    const isNew = seen.add(a.url);
+    const url = a.url;
+    const isNew = seen.add(url);
     // `reconsider` first: it is cheaper than a look-up in `started`, and mostly says no.
-    if (!isNew && (reconsider === undefined ? started === undefined || started.has(a.url) : !reconsider(a) || started?.has(a.url) === true)) {
-      report('duplicate', a.url);
+    if (!isNew && (reconsider === undefined ? started === undefined || started.has(url) : !reconsider(a) || started?.has(url) === true)) {
+      report('duplicate', url);
       return undefined;
     }
     const c = a.candidate;
-    const req: CrawlRequest = {
-      url: a.url,
+    const original = c.originalUrl ?? c.href;
+    const req: Writable<CrawlRequest> = {
+      url,
       // Slices of another string keep all of it alive: the host of a URL object holds its href,
       // and an href the parser found holds the whole page.
-      host: hostKey(a.url),
+      host: hostKey(url),
       depth: c.depth,
-      originalUrl: detach(c.originalUrl ?? c.href),
+      originalUrl: original === url ? url : detach(original),
       redirects: c.redirects ?? 0,
       attempt: 0,
-      ...(isNew ? {} : { again: true }),
-      ...(c.sitemap !== undefined ? { sitemap: c.sitemap } : {}),
-      ...(c.sitemapLastmod !== undefined ? { sitemapLastmod: c.sitemapLastmod } : {}),
     };
+    if (!isNew) req.again = true;
+    if (c.sitemap !== undefined) req.sitemap = c.sitemap;
+    if (c.sitemapLastmod !== undefined) req.sitemapLastmod = c.sitemapLastmod;
+    if (levelOf !== undefined) req.level = levelOf(req);
     return req;
   };
 }
+
+type Writable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** A copy of `s` that shares no memory with the string it was cut from. */
 const detach = (s: string): string => (s.length < 13 ? s : Buffer.from(s, 'utf8').toString('utf8'));

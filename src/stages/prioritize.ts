@@ -17,7 +17,13 @@ export function prioritize(prioritizer: Prioritizer, ctx: PriorityContext): Oper
 
 /** {@link prioritize} as an {@link AdmissionStep}: every request passes, with its level. */
 export function prioritizeStep(prioritizer: Prioritizer, ctx: PriorityContext): AdmissionStep<CrawlRequest, CrawlRequest> {
-  return (req) => ({ ...req, level: levelIn(prioritizer(req, ctx), ctx.levels) });
+  const level = levelOf(prioritizer, ctx);
+  return (req) => ({ ...req, level: level(req) });
+}
+
+/** A request's level as {@link prioritize} gives it: what the prioritizer says, within 1 to `ctx.levels`. */
+export function levelOf(prioritizer: Prioritizer, ctx: PriorityContext): (req: PrioritizedRequest) => number {
+  return (req) => levelIn(prioritizer(req, ctx), ctx.levels);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { robotsAllowed, unavailableReason } from './robots-allowed.js';
+import { robotsAllowed, robotsAllowedStep, unavailableReason } from './robots-allowed.js';
 import { marbles, reports, request, robotsCacheOf } from '../../test/support/admission-values.js';
 
 let drops: ReturnType<typeof reports>;
@@ -38,5 +38,17 @@ describe('robotsAllowed', () => {
     });
     expect(drops.reported).toEqual([['robots-unavailable', 'http://a.test/'], ['private-address', 'http://b.test/']]);
     expect(unavailableReason(refused)).toBe('private-address');
+  });
+
+  it('tells apart origins that share a host key: another scheme, or a URL with user info', async () => {
+    const robots = await robotsCacheOf({ 'http://a.test': 'User-agent: *\nDisallow: /\n', 'https://a.test': 'User-agent: *\nAllow: /\n' });
+    const step = robotsAllowedStep(robots, 'tarantula/1.0', drops.report);
+    const host = 'a.test';
+    expect(step(request('http://a.test/1'))).toBeUndefined();
+    expect(step(request('https://a.test/2'))).toEqual(request('https://a.test/2'));
+    expect(step(request('http://a.test/3', { host }))).toBeUndefined();
+    expect(step(request('http://u@a.test/4', { host }))).toBeUndefined();
+    expect(step(request('https://a.test/5', { host }))).toEqual(request('https://a.test/5'));
+    expect(drops.reported).toEqual([['robots', 'http://a.test/1'], ['robots', 'http://a.test/3'], ['robots', 'http://u@a.test/4']]);
   });
 });
