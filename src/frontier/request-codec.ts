@@ -1,4 +1,5 @@
 import type { CrawlRequest } from '../model/crawl-request.js';
+import type { Writable } from '../model/writable.js';
 import type { RequestCodec } from './back-queue.js';
 
 /** Marks an original URL equal to the URL itself (a seed, an absolute link): stored once. */
@@ -51,13 +52,12 @@ export const crawlRequestCodec: RequestCodec<CrawlRequest> = {
     const originalUrl = originalLength === SAME ? url : buf.toString('utf8', at + 4, at + 4 + originalLength);
     at += 4 + (originalLength === SAME ? 0 : originalLength);
     const lastmodEnd = flags & 32 ? at + 1 + buf[at]! : at;
-    return {
-      url, host, depth, originalUrl, redirects, attempt,
-      ...(flags & 1 ? { again: true } : {}),
-      ...(flags & 2 ? { requeued: true } : {}),
-      ...(flags & 4 ? { sitemap: (flags >> 3) & 3 } : {}),
-      ...(flags & 32 ? { sitemapLastmod: buf.toString('latin1', at + 1, lastmodEnd) } : {}),
-      ...(flags & 64 ? { level: buf[lastmodEnd]! } : {}),
-    };
+    const req: Writable<CrawlRequest> = { url, host, depth, originalUrl, redirects, attempt };
+    if (flags & 1) req.again = true;
+    if (flags & 2) req.requeued = true;
+    if (flags & 4) req.sitemap = (flags >> 3) & 3;
+    if (flags & 32) req.sitemapLastmod = buf.toString('latin1', at + 1, lastmodEnd);
+    if (flags & 64) req.level = buf[lastmodEnd]!;
+    return req;
   },
 };

@@ -2,6 +2,7 @@ import type { OperatorFunction } from 'rxjs';
 import type { CrawlRequest } from '../model/crawl-request.js';
 import type { SeenSet } from '../frontier/seen-set.js';
 import type { PrioritizedRequest } from '../frontier/prioritizer.js';
+import type { Writable } from '../model/writable.js';
 import { hostKey } from '../url/url-parts.js';
 import type { Admissible } from './drop-when.js';
 import type { DropReport } from '../model/filter-reason.js';
@@ -62,8 +63,6 @@ export function dedupStep(
     return req;
   };
 }
-
-type Writable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** A copy of `s` that shares no memory with the string it was cut from. */
 const detach = (s: string): string => (s.length < 13 ? s : Buffer.from(s, 'utf8').toString('utf8'));

@@ -38,7 +38,7 @@ export function parseDocument(opts: ParseDocumentOptions): OperatorFunction<Fetc
     const { req, response } = value;
     const input = { url: req.url, contentType: response.headers['content-type'], xRobotsTag: response.headers['x-robots-tag'], body: response.body };
     const doc = documentInfo(req, describeDocument(input, describe, opts.report), opts.contentSeen, opts.near);
-    return { kind: 'parsed', req, response, doc, ...(value.kept ? { kept: value.kept } : {}) };
+    return value.kept ? { kind: 'parsed', req, response, doc, kept: value.kept } : { kind: 'parsed', req, response, doc };
   });
 }
 

@@ -5,6 +5,7 @@ import type { IndexRecord } from '../model/index-record.js';
 import type { MirrorStore } from '../store/mirror-store.js';
 import { urlMd5 } from '../url/url-md5.js';
 import { noRoom } from '../store/no-room.js';
+import type { Writable } from '../model/writable.js';
 
 /** Where the last crawl stored a URL's copy (its `localPath`), if it did: a recrawl replaces that copy. */
 export type PreviousCopy = (url: string) => string | undefined;
@@ -37,33 +38,43 @@ export function storeDocument(store: MirrorStore, previous?: PreviousCopy): Oper
 }
 
 /** The outcome of a parsed document stored at `localPath` (its rendered DOM at `renderedPath`), with its record (kept out of the index when noindex). */
-export function toDocument({ req, response, doc, kept }: Parsed, localPath: string, bytes = response.body.length, renderedPath?: string): Outcome {
+export function toDocument(parsed: Parsed, localPath: string, bytes = parsed.response.body.length, renderedPath?: string): Outcome {
+  const { req, response, doc, kept } = parsed;
   const h = response.headers;
-  const near = doc.simhash === null ? {} : { simhash: doc.simhash, nearDuplicateOf: doc.nearDuplicateOf };
-  const record: IndexRecord = kept ? { ...kept, ...near } : {
-        md5: urlMd5(req.url),
-        url: req.url,
-        originalUrl: req.originalUrl,
-        title: doc.title,
-        encoding: doc.encoding,
-        type: doc.type,
-        lastModified: h['last-modified'] ?? null,
-        serverDate: h['date'] ?? null,
-        status: response.status,
-        etag: h['etag'] ?? null,
-        localPath,
-        contentLength: bytes,
-        contentMd5: doc.contentMd5,
-        depth: req.depth,
-        fetchedAt: new Date(response.startedAt).toISOString(),
-        durationMs: response.durationMs,
-        duplicateOf: doc.duplicateOf,
-        ...near,
-        ...(response.truncated ? { truncated: true } : {}),
-        ...(req.sitemapLastmod !== undefined ? { sitemapLastmod: req.sitemapLastmod } : {}),
-        ...(renderedPath !== undefined ? { renderedPath } : {}),
-        links: doc.links,
-      };
+  if (kept) return documentOutcome(parsed, doc.simhash === null ? { ...kept } : { ...kept, simhash: doc.simhash, nearDuplicateOf: doc.nearDuplicateOf }, bytes);
+  const record: Writable<IndexRecord> = {
+    md5: urlMd5(req.url),
+    url: req.url,
+    originalUrl: req.originalUrl,
+    title: doc.title,
+    encoding: doc.encoding,
+    type: doc.type,
+    lastModified: h['last-modified'] ?? null,
+    serverDate: h['date'] ?? null,
+    status: response.status,
+    etag: h['etag'] ?? null,
+    localPath,
+    contentLength: bytes,
+    contentMd5: doc.contentMd5,
+    depth: req.depth,
+    fetchedAt: new Date(response.startedAt).toISOString(),
+    durationMs: response.durationMs,
+    duplicateOf: doc.duplicateOf,
+    links: doc.links,
+  };
+  if (doc.simhash !== null) {
+    record.simhash = doc.simhash;
+    record.nearDuplicateOf = doc.nearDuplicateOf;
+  }
+  if (response.truncated) record.truncated = true;
+  if (req.sitemapLastmod !== undefined) record.sitemapLastmod = req.sitemapLastmod;
+  if (renderedPath !== undefined) record.renderedPath = renderedPath;
+  return documentOutcome(parsed, record, bytes);
+}
+
+/** A document's outcome around its record. */
+function documentOutcome({ req, response, doc, kept }: Parsed, record: IndexRecord, bytes: number): Outcome {
+  const h = response.headers;
   return {
     kind: 'document',
     req,

@@ -33,7 +33,7 @@ export function documentHandler(setup: WorkerSetup, sync: boolean): (job: Docume
       const description = describeDocument(parsed, options, (reason, url) => dropped.push([reason, url]));
       const localPath = job.store ? await store.save(new URL(job.url), description.isHtml, job.body, job.previous) : undefined;
       const renderedPath = localPath !== undefined && job.rendered ? await store.saveBeside(localPath, RENDERED_SUFFIX, job.rendered) : undefined;
-      return { id: job.id, description, localPath, ...(renderedPath !== undefined ? { renderedPath } : {}), dropped };
+      return renderedPath === undefined ? { id: job.id, description, localPath, dropped } : { id: job.id, description, localPath, renderedPath, dropped };
     } catch (err) {
       return { id: job.id, error: (err as Error).message, code: (err as NodeJS.ErrnoException).code };
     }
