@@ -4,8 +4,8 @@ import type { Writable } from 'node:stream';
 
 /** Where an {@link IndexWriter} puts its text: a file or a stream. */
 export interface IndexSink {
-  /** Writes `bytes` whole; resolves when the sink can take more, and is done with them. */
-  write(bytes: Buffer): Promise<void>;
+  /** Writes `text` whole; resolves when the sink can take more. */
+  write(text: string): Promise<void>;
   /**
    * Resolves once everything written has reached the OS (files: fsync). In atomic mode `commit`
    * renames `FILE.tmp` over FILE; without it `FILE.tmp` stays for an interrupted crawl to continue.
@@ -32,7 +32,8 @@ export async function openFileSink(path: string, mode: IndexFileMode): Promise<{
 
 function fileSink(fh: FileHandle, move: { from: string; to: string } | undefined): IndexSink {
   return {
-    async write(bytes) {
+    async write(text) {
+      const bytes = Buffer.from(text, 'utf8');
       for (let done = 0; done < bytes.length; ) done += (await fh.write(bytes, done)).bytesWritten;
     },
     async finish(commit) {
@@ -97,7 +98,7 @@ async function trimTornTail(path: string): Promise<number> {
 export function streamSink(stream: Writable): IndexSink {
   let last: Promise<Error | null | undefined> = Promise.resolve(undefined);
   return {
-    async write(bytes) {
+    async write(text) {
       let flushed!: (err: Error | null | undefined) => void;
       last = new Promise((resolve) => (flushed = resolve));
       if (stream.destroyed) {
@@ -105,8 +106,7 @@ export function streamSink(stream: Writable): IndexSink {
         flushed(err);
         throw err;
       }
-      // A stream may hold on to what it was given past this write: it gets a copy, the batch's buffer is reused.
-      if (!stream.write(Buffer.from(bytes), flushed)) await drained(stream);
+      if (!stream.write(text, flushed)) await drained(stream);
     },
     async finish() {
       const err = await last;

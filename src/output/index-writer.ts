@@ -15,14 +15,14 @@ export interface IndexWriterOptions {
   readonly mode?: IndexFileMode;
   /** batchSize (number). Default: `256`. Records collected before a write; a shorter batch is written 20 ms after its first record. */
   readonly batchSize?: number;
-  /** highWaterMark (number). Default: `1_048_576`. Bytes waiting beyond which `write()` returns false. */
+  /** highWaterMark (number). Default: `1_048_576`. Characters waiting beyond which `write()` returns false. */
   readonly highWaterMark?: number;
   /** onBrokenPipe (() => void). Called once when the reader of a stream went away (EPIPE, e.g. `| head -1`). */
   readonly onBrokenPipe?: () => void;
 }
 
-/** Batches larger than this many bytes are written at once rather than after 20 ms. */
-const BATCH = { delayMs: 20, maxBytes: 64 * 1024 };
+/** Batches larger than this many characters are written at once rather than after 20 ms. */
+const BATCH = { delayMs: 20, maxChars: 64 * 1024 };
 const BROKEN_PIPE = new Set(['EPIPE', 'ECONNRESET', 'ERR_STREAM_DESTROYED', 'ERR_STREAM_PREMATURE_CLOSE']);
 
 /** Whether a stream's error says its reader went away (`| head -1`), not that writing failed. */
@@ -60,7 +60,7 @@ export class IndexWriter {
     private readonly options: IndexWriterOptions,
   ) {
     this.closed = new Promise((resolve) => (this.resolveClosed = resolve));
-    this.batcher = new WriteBatcher((bytes) => this.writeBatch(bytes), { ...BATCH, maxItems: options.batchSize ?? 256 });
+    this.batcher = new WriteBatcher((text) => this.writeBatch(text), { ...BATCH, maxItems: options.batchSize ?? 256 });
     this.highWaterMark = options.highWaterMark ?? 1_048_576;
   }
 
@@ -87,7 +87,7 @@ export class IndexWriter {
     if (this.closing !== undefined) throw new Error('IndexWriter: write after close');
     const text = this.format(rec);
     if (text !== '') this.batcher.add(text);
-    return this.batcher.pendingBytes < this.highWaterMark;
+    return this.batcher.pendingChars < this.highWaterMark;
   }
 
   /** Resolves once every record queued so far has been handed to the file or stream. */
@@ -118,10 +118,10 @@ export class IndexWriter {
     }
   }
 
-  private async writeBatch(bytes: Buffer): Promise<void> {
+  private async writeBatch(text: string): Promise<void> {
     if (this.broken || this.failure !== undefined) return;
     try {
-      await this.sink.write(bytes);
+      await this.sink.write(text);
     } catch (err) {
       this.fail(err);
     }

@@ -8,7 +8,7 @@ const SYNC_EVERY_MS = 5_000;
  * thread-pool round trip each, and a kill loses no more than a resume re-admits (the links of the
  * last documents, see crawl-state).
  */
-const BATCH = { delayMs: 20, maxBytes: 256 * 1024 };
+const BATCH = { delayMs: 20, maxChars: 256 * 1024 };
 
 /**
  * An append-only file of one JSON array per line, written in batches: lines queued within a few
@@ -20,7 +20,7 @@ const BATCH = { delayMs: 20, maxBytes: 256 * 1024 };
  * j.append(['a', 'http://a.test/', 0]); await j.close();
  */
 export class JournalWriter {
-  private readonly batcher = new WriteBatcher((bytes) => this.write(bytes), BATCH);
+  private readonly batcher = new WriteBatcher((text) => this.write(text), BATCH);
   private lastSync = Date.now();
   private failure: unknown;
 
@@ -49,8 +49,9 @@ export class JournalWriter {
     if (this.failure !== undefined) throw this.failure;
   }
 
-  private async write(bytes: Buffer): Promise<void> {
+  private async write(text: string): Promise<void> {
     try {
+      const bytes = Buffer.from(text, 'utf8');
       for (let done = 0; done < bytes.length; ) done += (await this.fh.write(bytes, done)).bytesWritten;
       if (Date.now() - this.lastSync > SYNC_EVERY_MS) {
         this.lastSync = Date.now();
