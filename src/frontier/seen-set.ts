@@ -26,10 +26,10 @@ let fpLo = 0;
 let fpOf: string | undefined;
 
 /**
- * MurmurHash3's 32-bit mixing over UTF-16 code units, seeded with SEED_HI and with SEED_LO (`|| 1`:
- * 0 marks an empty slot), in one pass: the mixed
- * code unit does not depend on the seed, so the two hashes share the loop and its mixing (an add of
- * a 45-character URL: 335–452 ns against 431–653 with a pass per seed, alternated in one process).
+ * MurmurHash3 (32-bit, over UTF-16 code units) seeded with SEED_HI and with SEED_LO (`|| 1`: 0 marks
+ * an empty slot), in one pass: the mixed code unit does not depend on the seed, so the two hashes
+ * share the loop and its mixing (an add of a 45-character URL: 335–452 ns against 431–653 with a
+ * pass per seed, alternated in one process).
  */
 function fingerprint(s: string): void {
   if (s === fpOf) return;
@@ -60,8 +60,8 @@ function finish(h: number, length: number): number {
 }
 
 /**
- * The fingerprint's first word (MurmurHash3 seeded with SEED_HI): for a table of its own keyed by URL (in-link
- * counts), which then costs no hash of its own when the seen-set is asked about the URL next.
+ * The fingerprint's first word (MurmurHash3 seeded with SEED_HI), for a table of its own keyed by
+ * URL (in-link counts): the seen-set, asked about the same URL next, then hashes it no more.
  */
 export function fingerprintHi(url: string): number {
   fingerprint(url);

@@ -32,7 +32,7 @@ export function logOutcomes(log: CrawlLogger): MonoTypeOperatorFunction<Outcome>
           );
         break;
       case 'failed': {
-        const detail = { url: out.req.url, code: out.code, ...(out.status ? { status: out.status } : {}), attempts: out.req.attempt + 1 };
+        const detail = out.status ? { url: out.req.url, code: out.code, status: out.status, attempts: out.req.attempt + 1 } : { url: out.req.url, code: out.code, attempts: out.req.attempt + 1 };
         // A 4xx is the web as it is (a dead link), not trouble with the crawl: a page line, not a warning.
         if (out.status !== undefined && out.status >= 400 && out.status < 500) {
           if (pages) log.page(detail, out.message);

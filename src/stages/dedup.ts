@@ -26,8 +26,8 @@ export function dedup(seen: SeenSet, report: DropReport, started?: SeenSet, reco
 
 /**
  * {@link dedup} as an {@link AdmissionStep}. Given `levelOf` (the default admission's prioritizer),
- * each request is made with its level: a broad crawl admits fifteen new URLs a page, and copying
- * each request again to add its level was a tenth of the admission's cost.
+ * each request is made with its level rather than copied again to add it (`prioritize`): a broad
+ * crawl admits fifteen new URLs a page.
  */
 export function dedupStep(
   seen: SeenSet,

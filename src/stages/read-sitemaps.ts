@@ -25,7 +25,9 @@ export function readSitemaps(): OperatorFunction<Fetched | Outcome, Fetched | Ou
 
 function sitemapOutcome(req: CrawlRequest, status: number, { urls, sitemaps, cut }: SitemapContents): Outcome {
   const level = req.sitemap! + 1;
-  const links: Candidate[] = urls.map((u) => ({ href: u.loc, base: req.url, depth: req.depth + 1, ...(u.lastmod !== undefined ? { sitemapLastmod: u.lastmod } : {}) }));
+  const depth = req.depth + 1;
+  // A sitemap lists up to 50,000 URLs: each link made whole, not through a conditional spread (slow in V8).
+  const links: Candidate[] = urls.map((u) => (u.lastmod === undefined ? { href: u.loc, base: req.url, depth } : { href: u.loc, base: req.url, depth, sitemapLastmod: u.lastmod }));
   const nested = level <= MAX_SITEMAP_NESTING;
   if (nested) for (const href of sitemaps) links.push({ href, base: req.url, depth: req.depth, sitemap: level });
   const why = cut ?? (!nested && sitemaps.length > 0 ? `sitemap indexes nested deeper than ${MAX_SITEMAP_NESTING}: ${sitemaps.length} sitemaps not read` : undefined);
