@@ -19,7 +19,8 @@ import type { FetchResponse } from '../src/model/fetch-response.js';
  * app.test: an app shell whose /app.js inserts one link and fetches two more from /api/links.json
  * (and tries /private/secret.json, which robots.txt disallows); the pages it links to are static,
  * with a stylesheet and no script (a browser would ask for /static.css); /forever.html never stops
- * fetching, so it never settles. /g/N.html and /s/N.html are pages of text and links with a script:
+ * fetching and waits on /api/slow (answered after 17 s) from the start, so it never settles, however
+ * long a loaded machine leaves its ticks apart. /g/N.html and /s/N.html are pages of text and links with a script:
  * /adds.js links them to /added.html, /noop.js does nothing. /tp.html is a shell whose scripts come
  * from other hosts: cdn.test's /lib.js links it to /from-cdn.html, ads.test (rejected), a path
  * robots.txt disallows, and a literal loopback address (refused by the address guard).
@@ -37,7 +38,9 @@ const STATIC = (title: string): string =>
   `<!doctype html><html><head><title>${title}</title><link rel="stylesheet" href="/static.css"></head><body>${TEXT}<a href="/">home</a></body></html>`;
 /** A page of text that links nowhere and loads nothing. */
 const LEAF = (title: string): string => `<!doctype html><html><head><title>${title}</title></head><body>${TEXT}</body></html>`;
-const FOREVER = '<!doctype html><html><head><title>Forever</title></head><body><script>setInterval(() => fetch("/api/tick"), 20);</script></body></html>';
+const FOREVER = '<!doctype html><html><head><title>Forever</title></head><body><script>fetch("/api/slow"); setInterval(() => fetch("/api/tick"), 20);</script></body></html>';
+/** How long /api/slow keeps its request waiting: past the test's render-timeout, within the fetch's header-timeout. */
+const SLOW_MS = 17_000;
 /** Page `n` of a chain of `last + 1` pages of text at `/DIR/N.html`, each with `script`. */
 const CHAINED = (dir: string, n: number, last: number, script: string): string =>
   `<!doctype html><html><head><title>${dir}${n}</title></head><body>${TEXT}${n < last ? `<a href="/${dir}/${n + 1}.html">next</a>` : ''}<script src="${script}"></script></body></html>`;
@@ -59,6 +62,7 @@ const ROUTES: Record<string, [string, string]> = {
   '/static.css': ['text/css', 'p { color: black; }'],
   '/forever.html': ['text/html', FOREVER],
   '/api/tick': ['application/json', '1'],
+  '/api/slow': ['application/json', '1'],
   ...Object.fromEntries([0, 1, 2, 3, 4].map((n) => [`/g/${n}.html`, ['text/html', CHAINED('g', n, 4, '/adds.js')]])),
   ...Object.fromEntries([0, 1, 2, 3, 4, 5].map((n) => [`/s/${n}.html`, ['text/html', CHAINED('s', n, 5, '/noop.js')]])),
   '/adds.js': ['text/javascript', ADDS_JS],
@@ -80,7 +84,7 @@ interface Logged {
   end: number;
 }
 
-/** A loopback server of ROUTES, each answer 40 ms late (so overlapping requests would show), logging every request. */
+/** A loopback server of ROUTES, each answer 40 ms late (so overlapping requests would show; /api/slow 17 s), logging every request. */
 class AppSite {
   readonly log: Logged[] = [];
   /** Answers to /api/links.json wait while this is set (the SIGINT test stops the crawl then). */
@@ -98,7 +102,7 @@ class AppSite {
         if (route === undefined) res.writeHead(404).end();
         else res.writeHead(200, { 'content-type': route[0] }).end(route[1].replaceAll('{PORT}', String(this.port)));
       };
-      const wait = (): void => void setTimeout(() => (this.hold && path === '/api/links.json' ? wait() : answer()), 40);
+      const wait = (): void => void setTimeout(() => (this.hold && path === '/api/links.json' ? wait() : answer()), path === '/api/slow' ? SLOW_MS : 40);
       wait();
     });
     await new Promise<void>((ok) => this.server.listen(0, '127.0.0.1', ok));
