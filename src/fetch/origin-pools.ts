@@ -68,7 +68,10 @@ export class OriginPools extends Dispatcher {
     for (const client of clients) {
       const size = stats(client).size;
       if (size === 0) return client;
-      if (size < leastSize) [least, leastSize] = [client, size];
+      if (size < leastSize) {
+        least = client;
+        leastSize = size;
+      }
     }
     if (least !== undefined && clients.length >= this.connections) return least;
     const client = this.opts.factory(origin);

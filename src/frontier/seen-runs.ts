@@ -105,7 +105,10 @@ export class SeenRuns {
     }
     const c = this.cached(hi, lo);
     if (c >= 0) {
-      if (this.width === 4) this.value.set(this.cache.subarray(4 * c + 2, 4 * c + 4));
+      if (this.width === 4) {
+        this.value[0] = this.cache[4 * c + 2]!;
+        this.value[1] = this.cache[4 * c + 3]!;
+      }
       return true;
     }
     for (let r = this.runs.length - 1; r >= 0; r--) {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Candidate, CrawlRequest } from '../model/crawl-request.js';
 import { fingerprintSet, type SeenSet } from '../frontier/seen-set.js';
 import type { IndexRecord } from '../model/index-record.js';
+import type { Writable } from '../model/writable.js';
 import { makeDirectory } from '../store/make-directory.js';
 import { MIRROR_TEMP_DIR } from '../store/mirror-store.js';
 import { hostKey } from '../url/url-parts.js';
@@ -222,12 +223,12 @@ export async function openCrawlState(repository: string, seen: SeenSet, started?
 /** The request an admission line of the journal stands for, as the frontier had it. */
 function admitted(e: Extract<JournalEvent, readonly ['a', ...unknown[]]>): CrawlRequest {
   const [, url, depth, originalUrl, redirects, sitemap, level] = e;
-  return {
-    url, host: hostKey(url), depth, originalUrl: originalUrl ?? url, redirects, attempt: 0,
-    ...(sitemap?.sitemap !== undefined ? { sitemap: sitemap.sitemap } : {}),
-    ...(sitemap?.lastmod !== undefined ? { sitemapLastmod: sitemap.lastmod } : {}),
-    ...(level !== undefined ? { level } : {}),
-  };
+  // A resume reads millions of these: the optional fields set one by one (see `Writable`).
+  const req: Writable<CrawlRequest> = { url, host: hostKey(url), depth, originalUrl: originalUrl ?? url, redirects, attempt: 0 };
+  if (sitemap?.sitemap !== undefined) req.sitemap = sitemap.sitemap;
+  if (sitemap?.lastmod !== undefined) req.sitemapLastmod = sitemap.lastmod;
+  if (level !== undefined) req.level = level;
+  return req;
 }
 
 /**

@@ -1,14 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { wptUrlCases } from '../../test/support/wpt-url-cases.js';
 import { cachedNormalizer } from './link-cache.js';
 import { normalizeUrl } from './normalize-url.js';
 
-interface WptCase {
-  readonly input: string;
-  readonly base: string | null;
-}
-const wpt = (JSON.parse(readFileSync(new URL('../../fixtures/testdata/whatwg-url/urltestdata.json', import.meta.url), 'utf8')) as unknown[])
-  .filter((e): e is WptCase => typeof e === 'object' && e !== null);
+const wpt = wptUrlCases();
 
 /** Bases that share an origin, or a folder too, but differ in every other part. */
 const BASES = [

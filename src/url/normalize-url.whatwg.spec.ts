@@ -1,24 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { normalizeUrl } from './normalize-url.js';
+import { wptUrlCases, type WptCase } from '../../test/support/wpt-url-cases.js';
 
-/** One test object of WPT `urltestdata.json` (comment strings are dropped). */
-interface WptCase {
-  readonly input: string;
-  readonly base: string | null;
-  readonly failure?: true;
-  readonly relativeTo?: 'non-opaque-path-base' | 'any-base';
-  readonly href?: string;
-  readonly protocol?: string;
-}
-
-function load(name: string): WptCase[] {
-  const path = new URL(`../../fixtures/testdata/whatwg-url/${name}`, import.meta.url);
-  const entries = JSON.parse(readFileSync(path, 'utf8')) as unknown[];
-  return entries.filter((e): e is WptCase => typeof e === 'object' && e !== null);
-}
-
-const all = [...load('urltestdata.json'), ...load('urltestdata-javascript-only.json')];
+const all = [...wptUrlCases('urltestdata.json'), ...wptUrlCases('urltestdata-javascript-only.json')];
 const isHttp = (c: WptCase): boolean => c.protocol === 'http:' || c.protocol === 'https:';
 const base = (c: WptCase): string | undefined => c.base ?? undefined;
 

@@ -1,13 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { wptUrlCases } from '../../test/support/wpt-url-cases.js';
 import { parsedNormalize, quickNormalize } from './normalize-url.js';
 
-interface WptCase {
-  readonly input: string;
-  readonly base: string | null;
-}
-const wpt = (JSON.parse(readFileSync(new URL('../../fixtures/testdata/whatwg-url/urltestdata.json', import.meta.url), 'utf8')) as unknown[])
-  .filter((e): e is WptCase => typeof e === 'object' && e !== null);
+const wpt = wptUrlCases();
 
 /** Bases as the parser serializes them (the quick way resolves against these), and some it does not. */
 const BASES = [

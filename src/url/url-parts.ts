@@ -1,11 +1,21 @@
-/** Start and end of the `host[:port]` part of a serialized http(s) URL, skipping any userinfo. */
-function authorityBounds(url: string): [start: number, end: number] {
-  const afterScheme = url.indexOf('//') + 2;
+/**
+ * Where the last {@link bound} call found the parts of its URL: the scheme's `//` ends at
+ * `afterScheme`, `host[:port]` runs from `authorityStart` to `authorityEnd` (where the path starts).
+ * Kept here rather than returned, so that the readers below, called for every link, allocate nothing.
+ */
+let afterScheme = 0;
+let authorityStart = 0;
+let authorityEnd = 0;
+
+/** Finds the bounds of a serialized http(s) URL's `host[:port]`, skipping any userinfo. */
+function bound(url: string): void {
+  afterScheme = url.indexOf('//') + 2;
   let end = url.indexOf('/', afterScheme);
   if (end < 0) end = url.length;
   // `@` and `/` are escaped inside userinfo, so the last `@` before the path ends it.
   const at = url.lastIndexOf('@', end);
-  return [at >= afterScheme ? at + 1 : afterScheme, end];
+  authorityStart = at >= afterScheme ? at + 1 : afterScheme;
+  authorityEnd = end;
 }
 
 /**
@@ -16,9 +26,8 @@ function authorityBounds(url: string): [start: number, end: number] {
  * originOf('https://jo:pw@www.example.com:8443/a/b?c'); //=> 'https://www.example.com:8443'
  */
 export function originOf(normalized: string): string {
-  const [start, end] = authorityBounds(normalized);
-  const scheme = normalized.slice(0, normalized.indexOf('//') + 2);
-  return scheme + normalized.slice(start, end);
+  bound(normalized);
+  return normalized.slice(0, afterScheme) + normalized.slice(authorityStart, authorityEnd);
 }
 
 /**
@@ -30,8 +39,8 @@ export function originOf(normalized: string): string {
  * hostKey('http://127.0.0.1:8080/x'); //=> '127.0.0.1:8080'
  */
 export function hostKey(normalized: string): string {
-  const [start, end] = authorityBounds(normalized);
-  return normalized.slice(start, end);
+  bound(normalized);
+  return normalized.slice(authorityStart, authorityEnd);
 }
 
 /**
@@ -42,7 +51,12 @@ export function hostKey(normalized: string): string {
  * pathnameOf('http://a.test:81/x/y?q=1'); //=> '/x/y'
  */
 export function pathnameOf(normalized: string): string {
-  const [, end] = authorityBounds(normalized);
+  bound(normalized);
+  return pathFrom(normalized, authorityEnd);
+}
+
+/** The path that starts at `end`, up to the query. */
+function pathFrom(normalized: string, end: number): string {
   const q = normalized.indexOf('?', end);
   return normalized.slice(end, q < 0 ? normalized.length : q) || '/';
 }
@@ -56,17 +70,13 @@ export function pathnameOf(normalized: string): string {
  */
 export function urlParts(normalized: string): { readonly hostname: string; readonly origin: string; readonly pathname: string } {
   // Bounds found once, and each part one slice where it can be: a scope checks every link this way.
-  const afterScheme = normalized.indexOf('//') + 2;
-  let end = normalized.indexOf('/', afterScheme);
-  if (end < 0) end = normalized.length;
-  const at = normalized.lastIndexOf('@', end);
-  const start = at >= afterScheme ? at + 1 : afterScheme;
+  bound(normalized);
+  const start = authorityStart, end = authorityEnd;
   const colon = normalized.lastIndexOf(':', end);
   const hostEnd = colon > start && colon > normalized.lastIndexOf(']', end) ? colon : end;
-  const q = normalized.indexOf('?', end);
   return {
     hostname: normalized.slice(start, hostEnd),
     origin: start === afterScheme ? normalized.slice(0, end) : normalized.slice(0, afterScheme) + normalized.slice(start, end),
-    pathname: normalized.slice(end, q < 0 ? normalized.length : q) || '/',
+    pathname: pathFrom(normalized, end),
   };
 }
