@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -7,9 +7,10 @@ import type { FixtureHooks } from '../src/demo/fixture-server.js';
 import { NO_DELAYS, NO_SITEMAPS, readStats, startWeb, type E2eWeb } from './support/e2e-web.js';
 import { parseSeedIndex } from './support/index-files.js';
 import { startRedis, type TestRedis } from './support/redis-server.js';
-import { CLI, runCli } from './support/run-cli.js';
+import { runCli } from './support/run-cli.js';
 import { tempDir } from './support/temp-dir.js';
 import { until } from './support/until.js';
+import { startServedCrawl, type ServedCrawl } from './support/served-crawl.js';
 
 /** Hosts of each web: enough for both workers to lease some. */
 const HOSTS = 4;
@@ -66,12 +67,9 @@ afterAll(async () => {
   await tmp?.remove();
 });
 
-interface Served {
-  readonly child: ChildProcess;
-  readonly base: string;
+interface Served extends ServedCrawl {
   readonly repo: string;
   readonly agent: string;
-  readonly exit: Promise<{ code: number | null; stderr: string }>;
 }
 
 function crawlArgs(seed: string, repo: string, agent: string): string[] {
@@ -85,23 +83,7 @@ function crawlArgs(seed: string, repo: string, agent: string): string[] {
 async function startServed(name: string, seed: string): Promise<Served> {
   const repo = join(tmp.dir, name);
   const agent = `tarantula/serve-shared-${name}`;
-  const child = spawn(CLI, crawlArgs(seed, repo, agent), { cwd: tmp.dir, stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr!.setEncoding('utf8').on('data', (s: string) => (stderr += s));
-  const exit = new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stderr }));
-  });
-  let base: string | undefined;
-  let ended = false;
-  void exit.then(() => (ended = true));
-  // The command serves before it starts its workers: the first address logged is its own.
-  await until(() => {
-    base = /"url":"(http:\/\/[^"]+)\/"/.exec(stderr)?.[1];
-    if (ended && base === undefined) throw new Error(`the crawl ended before it served: ${stderr}`);
-    return base !== undefined;
-  }, 30_000);
-  return { child, base: base!, repo, agent, exit };
+  return { ...(await startServedCrawl(crawlArgs(seed, repo, agent), tmp.dir)), repo, agent };
 }
 
 const tokenOf = async (repo: string): Promise<string> => (await readFile(join(repo, '.tarantula', 'serve-token'), 'utf8')).trim();

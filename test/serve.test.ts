@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
@@ -8,9 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FixtureHooks } from '../src/demo/fixture-server.js';
 import { NO_DELAYS, NO_SITEMAPS, readStats, startWeb, type E2eWeb } from './support/e2e-web.js';
 import { parseSeedIndex } from './support/index-files.js';
-import { CLI, runCli } from './support/run-cli.js';
+import { runCli } from './support/run-cli.js';
 import { tempDir } from './support/temp-dir.js';
 import { until } from './support/until.js';
+import { startServedCrawl, type ServedCrawl } from './support/served-crawl.js';
 
 /** Pages of the finite site; each answered after PAGE_MS, so that a crawl is still busy when a test steers it. */
 const PAGES = 30;
@@ -59,13 +60,9 @@ afterAll(async () => {
 });
 
 /** A crawl started with `--serve`, the address its log names, and its exit. */
-interface Served {
-  readonly child: ChildProcess;
-  readonly base: string;
+interface Served extends ServedCrawl {
   readonly repo: string;
   readonly agent: string;
-  readonly exit: Promise<{ code: number | null; stderr: string }>;
-  stderr(): string;
 }
 
 function crawlArgs(seed: string, repo: string, agent: string, extra: readonly string[]): string[] {
@@ -76,22 +73,7 @@ function crawlArgs(seed: string, repo: string, agent: string, extra: readonly st
 async function startServed(name: string, seed: string, extra: readonly string[] = []): Promise<Served> {
   const repo = join(tmp.dir, name);
   const agent = `tarantula/serve-${name}`;
-  const child = spawn(CLI, crawlArgs(seed, repo, agent, extra), { cwd: tmp.dir, stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr!.setEncoding('utf8').on('data', (s: string) => (stderr += s));
-  const exit = new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stderr }));
-  });
-  let base: string | undefined;
-  let ended = false;
-  void exit.then(() => (ended = true));
-  await until(() => {
-    base = /"url":"(http:\/\/[^"]+)\/"/.exec(stderr)?.[1];
-    if (ended && base === undefined) throw new Error(`the crawl ended before it served: ${stderr}`);
-    return base !== undefined;
-  }, 30_000);
-  return { child, base: base!, repo, agent, exit, stderr: () => stderr };
+  return { ...(await startServedCrawl(crawlArgs(seed, repo, agent, extra), tmp.dir)), repo, agent };
 }
 
 const tokenOf = async (repo: string): Promise<string> => (await readFile(join(repo, '.tarantula', 'serve-token'), 'utf8')).trim();
