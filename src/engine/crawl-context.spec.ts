@@ -28,10 +28,12 @@ describe('createCrawlContext', () => {
     const two = await contextOf({ documentThreads: 2 });
     expect(two.documents.pool.threads).toBe(2);
     await two.close();
+    await two.state.journal.close();
     const auto = await contextOf({ documentThreads: 0 });
     expect(auto.documents.pool.threads).toBeGreaterThanOrEqual(1);
     expect(auto.documents.pool.threads).toBeLessThanOrEqual(4);
     await auto.close();
+    await auto.state.journal.close();
   });
 
   it('builds the link policy once: scope and lists hold on the main thread as in the configuration', async () => {
@@ -40,5 +42,6 @@ describe('createCrawlContext', () => {
     expect(ctx.admission.policy.check('http://b.test/x', 'http://b.test/x')).toBe('out-of-scope');
     expect(ctx.admission.policy.check('x.tmp', 'http://a.test/x.tmp')).toBe('rejected');
     await ctx.close();
+    await ctx.state.journal.close();
   });
 });

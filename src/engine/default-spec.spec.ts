@@ -41,6 +41,7 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   await ctx.close();
+  await ctx.state.journal.close();
   await rm(repository, { recursive: true, force: true });
 });
 
