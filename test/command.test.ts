@@ -59,6 +59,21 @@ describe('the tarantula command (bin/tarantula)', () => {
     expect((await started(cleanEnv({ NODE_OPTIONS: '--max-semi-space-size=2' }))).semi).toEqual([]);
   });
 
+  it('keeps the young generation capped after it sets the flag back to its default (for node\'s code cache)', async () => {
+    // At exit, after the command ran: short-lived garbage enough to grow the young generation to its
+    // bound. No spaces: the launcher splits TARANTULA_NODE_FLAGS on them.
+    const churn = '--import=data:text/javascript,import{getHeapSpaceStatistics}from"node:v8";process.on("exit",()=>{((k,i)=>{for(i=0;i<3e6;i++){k.push({a:i,b:"x"+i});if(k.length>2e4)k=[]}})([],0);' +
+      'process.stderr.write("newspace="+getHeapSpaceStatistics().find((s)=>s.space_name==="new_space").space_size/1048576+"\\n")})';
+    const newSpace = async (flags: string): Promise<number> => {
+      const { code, stderr } = await runCli(['--version'], { env: cleanEnv({ TARANTULA_NODE_FLAGS: flags }) });
+      expect(code, stderr).toBe(0);
+      return Number(/newspace=(\d+)/.exec(stderr)?.[1]);
+    };
+    expect(await newSpace(churn)).toBe(16);
+    // The same garbage with semi-spaces of 16 MiB (node's bound) grows it to twice that.
+    expect(await newSpace(`--max-semi-space-size=16 ${churn}`)).toBe(32);
+  });
+
   it('leaves a malloc setting of the user\'s own as it is', async () => {
     expect((await started(cleanEnv({ MALLOC_MMAP_THRESHOLD_: '262144' }))).malloc).toBe('262144');
     expect((await started(cleanEnv({ GLIBC_TUNABLES: 'glibc.malloc.trim_threshold=1048576' }))).malloc).toBeNull();

@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 import { setFlagsFromString } from 'node:v8';
 import { ConfigError } from '../config/config-error.js';
 import { parseArgs } from '../config/parse-args.js';

@@ -7,12 +7,13 @@ import type { DocumentJob, DocumentResult, WorkerSetup } from './document-job.js
 import { fromWire, type WireResult } from './result-wire.js';
 
 /**
- * The worker's young generation. Unbounded, V8 grows it to 48 MB under the worker's allocation rate
- * (a body, its text and its links per page, all short-lived); capped, the crawl's peak RSS is 20–40 MB
- * lower at the same speed (`npm run bench -- --pages 20000`, alternated: 173–191 MB against 213–217).
- * Only the young generation: a cap on the old one could kill the worker on a page at the body limit.
+ * The worker's young generation: two semi-spaces of 8 MiB, as bin/tarantula gives the main thread.
+ * Unbounded, V8 grows it to 48 MB under the worker's allocation rate (a body, its text and its links
+ * per page, all short-lived); capped, the crawl's peak RSS is 20–40 MB lower at the same speed
+ * (`npm run bench -- --pages 20000`, alternated: 173–191 MB against 213–217). Only the young
+ * generation: a cap on the old one could kill the worker on a page at the body limit.
  */
-const YOUNG_GENERATION_MB = 8;
+const YOUNG_GENERATION_MB = 16;
 
 /**
  * What the calling thread handles before the workers are started. A worker costs about 0.1 s of CPU
