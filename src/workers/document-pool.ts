@@ -5,15 +5,8 @@ import { noRoom } from '../store/no-room.js';
 import { documentHandler } from './document-handler.js';
 import type { DocumentJob, DocumentResult, WorkerSetup } from './document-job.js';
 import { fromWire, type WireResult } from './result-wire.js';
+import { youngGenerationMb } from './young-generation.js';
 
-/**
- * The worker's young generation: two semi-spaces of 8 MiB, as bin/tarantula gives the main thread.
- * Unbounded, V8 grows it to 48 MB under the worker's allocation rate (a body, its text and its links
- * per page, all short-lived); capped, the crawl's peak RSS is 20–40 MB lower at the same speed
- * (`npm run bench -- --pages 20000`, alternated: 173–191 MB against 213–217). Only the young
- * generation: a cap on the old one could kill the worker on a page at the body limit.
- */
-const YOUNG_GENERATION_MB = 16;
 
 /**
  * What the calling thread handles before the workers are started. A worker costs about 0.1 s of CPU
@@ -82,8 +75,15 @@ export class DocumentPool {
     }
   }
 
+  /**
+   * Only the worker's young generation is bounded, as the main thread's is. Unbounded, V8 grows it to
+   * 48 MB under the worker's allocation rate (a body, its text and its links per page, all
+   * short-lived); capped, the crawl's peak RSS is 20–40 MB lower at the same speed (`npm run bench --
+   * --pages 20000`, alternated: 173–191 MB against 213–217). A cap on the old generation could kill
+   * the worker on a page at the body limit.
+   */
   private start(slot: Slot): void {
-    const worker = new Worker(packagePath('dist', 'workers', 'document-worker.js'), { workerData: this.setup, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
+    const worker = new Worker(packagePath('dist', 'workers', 'document-worker.js'), { workerData: this.setup, resourceLimits: { maxYoungGenerationSizeMb: youngGenerationMb() } });
     slot.worker = worker;
     slot.ready = false;
     slot.seedsSent = 0; // a new worker starts from the setup's seeds
