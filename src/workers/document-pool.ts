@@ -7,7 +7,6 @@ import type { DocumentJob, DocumentResult, WorkerSetup } from './document-job.js
 import { fromWire, type WireResult } from './result-wire.js';
 import { youngGenerationMb } from './young-generation.js';
 
-
 /**
  * What the calling thread handles before the workers are started. A worker costs about 0.1 s of CPU
  * to start (node and our parser loaded again in its thread), what the main thread takes to describe
