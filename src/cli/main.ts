@@ -48,8 +48,8 @@ async function main(argv: readonly string[]): Promise<number> {
       return EXIT.ok;
     }
     case 'version': {
-      const { VERSION } = await import('../config/version.js');
-      process.stdout.write(`tarantula ${VERSION}\n`);
+      const { versionLine } = await import('../config/version.js');
+      process.stdout.write(versionLine());
       return EXIT.ok;
     }
     case 'demo': {

@@ -8,4 +8,9 @@ import { setFlagsFromString } from 'node:v8';
 // Back at its default here, before the command's code loads them, the heap keeps the cap and node
 // its cache. Worker threads, made after this, are bounded by their own resourceLimits.
 setFlagsFromString('--max-semi-space-size=0');
-await import('./main.js');
+
+// `tarantula --version` alone loads neither the command line's parser nor the configuration's keys.
+const argv = process.argv.slice(2);
+const { isVersionFlag, versionLine } = await import('../config/version.js');
+if (argv.length === 1 && isVersionFlag(argv[0]!)) process.stdout.write(versionLine());
+else await import('./main.js');

@@ -4,6 +4,7 @@ import { readKey, type ConfigOverrides } from './build-config.js';
 import { FIELD_OF_KEY, KEYS } from './keys.js';
 import { BadValue, choiceOf, numberOf, type ValueParser } from './value-parsers.js';
 import { didYouMean, orList } from './wording.js';
+import { isVersionFlag } from './version.js';
 
 export type Command = 'crawl' | 'run' | 'pagerank' | 'report' | 'merge' | 'demo' | 'help' | 'version';
 export type PagerankFormat = 'table' | 'tsv' | 'jsonl';
@@ -98,7 +99,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   const [first, ...rest] = argv;
   if (first === 'help' && argv.length > 1 && !isHelp(argv[1]!)) return bare('help', knownCommand(argv[1]!, argv.length > 2 ? argv[2] : undefined));
   if (first === undefined || first === 'help' || isHelp(first)) return bare('help');
-  if (isVersion(first)) return bare('version');
+  if (isVersionFlag(first)) return bare('version');
   const command = knownCommand(first);
   const positionals: string[] = [];
   const overrides: { [F in keyof CrawlerConfig]?: CrawlerConfig[F] } = {};
@@ -114,7 +115,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       break;
     }
     if (isHelp(arg)) return bare('help', command);
-    if (isVersion(arg)) return bare('version');
+    if (isVersionFlag(arg)) return bare('version');
     if (!arg.startsWith('--')) {
       if (arg.startsWith('-') && arg !== '-') throw unknownFlag(arg, command);
       positionals.push(arg);
@@ -233,4 +234,3 @@ function bare(command: 'help' | 'version', helpTopic?: RunCommand): ParsedArgs {
 }
 
 const isHelp = (arg: string): boolean => arg === '--help' || arg === '-h';
-const isVersion = (arg: string): boolean => arg === '--version' || arg === '-V';

@@ -8,3 +8,9 @@ import { packagePath } from './package-root.js';
  * `tarantula/${VERSION}` //=> 'tarantula/0.1.0'
  */
 export const VERSION: string = (JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string }).version;
+
+/** Whether a command-line argument asks for the version. */
+export const isVersionFlag = (arg: string): boolean => arg === '--version' || arg === '-V';
+
+/** What `tarantula --version` prints. */
+export const versionLine = (): string => `tarantula ${VERSION}\n`;
